@@ -1,0 +1,27 @@
+# The two commands of the README's quickstart.  Each sets up what it needs:
+# a virtual environment in .venv with the package and its test dependencies;
+# the Lean toolchain installs itself on first use (see README, "Lean").
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test clean help
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+run: $(STAMP)  ## the main job: check proofs, derive, audit, write build/
+	$(BIN)/moe-theory all
+
+test: $(STAMP)  ## the test suite (runs Lean; about 5 minutes on 2 cores)
+	$(BIN)/pytest
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+clean:  ## remove build/ and the virtual environment
+	rm -rf build $(VENV)

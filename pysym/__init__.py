@@ -1,0 +1,15 @@
+"""moe-theory: checkable theory for sparse Mixture-of-Experts models.
+
+The package is organised by concern:
+
+- :mod:`pysym.lean` -- the Lean 4 toolchain (native or the registry-built wasm
+  one), ``lean check`` and statement extraction;
+- :mod:`pysym.derive` -- symbolic re-derivations (SymPy, mpmath);
+- :mod:`pysym.audit` -- claims files and verdicts;
+- :mod:`pysym.render` -- LaTeX, notebooks and plots;
+- :mod:`pysym.cli` -- the ``moe-theory`` command.
+"""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,3 @@
+from pysym.cli import main
+
+raise SystemExit(main())

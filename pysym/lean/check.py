@@ -1,0 +1,412 @@
+"""``moe-theory lean check``: elaborate every module of ``MoeTheory/``.
+
+How a check runs:
+
+1. Read every module (:func:`pysym.lean.source.discover_modules`), order them
+   by their ``import`` lines, and run the source gate
+   (:func:`pysym.lean.source.forbidden_constructs`).
+2. Write one generated file, ``build/lean/work/MoeTheoryCheck.lean``: the
+   lakefile's ``leanOptions`` as ``set_option`` lines, then each module's body
+   (its ``import`` lines blanked, so line numbers are kept) wrapped in its own
+   ``noncomputable section ... end``, then one ``#check @Name`` per theorem.
+   One file sidesteps the wasm build's module-system limits (definitions
+   compiled to ``.olean`` are private to their file; compiled code for some
+   core functions is missing) while the kernel still checks every proof.
+   With a native toolchain ``#print axioms`` is appended as well.
+3. Run ``lean --json`` on it and map each message back to
+   ``MoeTheory/File.lean:line:col``.  Errors and ``sorry`` warnings fail the
+   check; the ``#check`` answers become the elaborated statements.
+
+The result is cached under ``build/.cache/`` keyed by a hash of every module,
+the lakefile options, the toolchain and this checker's version, so an
+unchanged tree re-checks without starting Lean.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pysym.errors import ProjectError, ToolchainError
+from pysym.lean import source
+from pysym.lean.source import Module, Problem
+from pysym.lean.toolchain import Toolchain, find_toolchain
+from pysym.paths import build_dir, write_atomic
+from pysym.progress import Progress, Ticker
+
+__all__ = ["CheckResult", "check_project", "order_modules", "combine", "parse_messages", "lean_options"]
+
+CHECKER_VERSION = 4
+STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
+DEFAULT_TIMEOUT = 1800
+
+
+@dataclass
+class CheckResult:
+    ok: bool
+    modules: list[str]
+    declarations: int
+    theorems: int
+    problems: list[Problem]
+    warnings: list[Problem]
+    statements: dict[str, dict]  # name -> {"statement", "module", "line"}
+    toolchain: str
+    seconds: float
+    cached: bool = False
+    axioms: dict[str, list[str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "ok": self.ok,
+            "modules": self.modules,
+            "declarations": self.declarations,
+            "theorems": self.theorems,
+            "problems": [p.__dict__ for p in self.problems],
+            "warnings": [p.__dict__ for p in self.warnings],
+            "statements": self.statements,
+            "toolchain": self.toolchain,
+            "axioms": self.axioms,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, seconds: float) -> "CheckResult":
+        return cls(
+            ok=data["ok"],
+            modules=data["modules"],
+            declarations=data["declarations"],
+            theorems=data["theorems"],
+            problems=[Problem(**p) for p in data["problems"]],
+            warnings=[Problem(**p) for p in data["warnings"]],
+            statements=data["statements"],
+            toolchain=data["toolchain"],
+            seconds=seconds,
+            cached=True,
+            axioms=data.get("axioms", {}),
+        )
+
+    def summary(self) -> str:
+        state = "OK" if self.ok else f"FAILED ({len(self.problems)} problem{'s' * (len(self.problems) != 1)})"
+        how = "cached: sources unchanged" if self.cached else self.toolchain
+        return (
+            f"lean check: {state}: {len(self.modules)} modules, {self.declarations} declarations "
+            f"({self.theorems} theorems), {self.seconds:.1f} s [{how}]"
+        )
+
+
+# --------------------------------------------------------------------------- ordering
+
+
+def order_modules(modules: list[Module]) -> tuple[list[Module], list[Problem]]:
+    """Topological order by imports; problems for unknown imports and cycles."""
+    by_name = {m.name: m for m in modules}
+    problems: list[Problem] = []
+    deps: dict[str, list[str]] = {}
+    for m in modules:
+        deps[m.name] = []
+        for line, imp in source.parse_imports(m.text):
+            if imp in by_name:
+                deps[m.name].append(imp)
+            elif imp.split(".")[0] in source.ALLOWED_EXTERNAL_IMPORTS:
+                continue
+            elif imp.startswith("MoeTheory"):
+                problems.append(Problem(m.relpath, line, 0, f"imports `{imp}`, which has no file "
+                                        f"{imp.replace('.', '/')}.lean"))
+            else:
+                problems.append(Problem(m.relpath, line, 0, f"imports `{imp}`: only core Lean "
+                                        f"({', '.join(source.ALLOWED_EXTERNAL_IMPORTS)}) and MoeTheory "
+                                        "modules are available (no Mathlib); remove the import"))
+    order: list[Module] = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, chain: tuple[str, ...]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cycle = " -> ".join(chain[chain.index(name):] + (name,))
+            problems.append(Problem(by_name[name].relpath, 1, 0, f"import cycle: {cycle}"))
+            return
+        state[name] = 1
+        for d in deps[name]:
+            visit(d, chain + (name,))
+        state[name] = 2
+        order.append(by_name[name])
+
+    for m in modules:
+        visit(m.name, ())
+    # lake builds what MoeTheory.lean reaches; keep the check and `lake build` in agreement
+    if "MoeTheory" in by_name:
+        reach: set[str] = set()
+        stack = ["MoeTheory"]
+        while stack:
+            n = stack.pop()
+            if n not in reach:
+                reach.add(n)
+                stack.extend(deps[n])
+        for m in modules:
+            if m.name not in reach:
+                problems.append(Problem(m.relpath, 1, 0, f"not imported (directly or indirectly) by "
+                                        f"MoeTheory.lean, so `lake build` would skip it: add `import {m.name}`"))
+    else:
+        problems.append(Problem("MoeTheory.lean", 1, 0, "missing: the library root must import every module"))
+    return order, problems
+
+
+# --------------------------------------------------------------------------- combined file
+
+
+def lean_options(root: Path) -> list[tuple[str, str]]:
+    """``leanOptions`` of ``lakefile.lean`` (``⟨`name, value⟩`` pairs)."""
+    try:
+        text = (root / "lakefile.lean").read_text(encoding="utf-8")
+    except OSError:
+        return []
+    return re.findall(r"⟨`([\w.]+),\s*([\w.\"]+)⟩", text)
+
+
+@dataclass
+class Segment:
+    start: int  # first line of the module body in the combined file
+    length: int
+    module: Module
+
+
+@dataclass
+class Combined:
+    text: str
+    segments: list[Segment]
+    tail_start: int
+    tail: list[tuple[str, str]]  # (command kind, name) per tail line
+
+
+def combine(order: list[Module], options: list[tuple[str, str]], theorems: list[str],
+            print_axioms: list[str] = ()) -> Combined:
+    """The single file checked by Lean (see the module docstring)."""
+    external = sorted({imp for m in order for _, imp in source.parse_imports(m.text)
+                       if imp.split(".")[0] in source.ALLOWED_EXTERNAL_IMPORTS})
+    lines = ["-- Generated by `moe-theory lean check` from MoeTheory/; do not edit."]
+    lines += [f"import {imp}" for imp in external]
+    lines += [f"set_option {k} {v}" for k, v in options]
+    segments = []
+    for m in order:
+        body = m.text.split("\n")
+        import_lines = {ln for ln, _ in source.parse_imports(m.text)}
+        lines.append(f"noncomputable section -- {m.relpath}")
+        start = len(lines) + 1
+        lines += ["" if i in import_lines else text for i, text in enumerate(body, start=1)]
+        segments.append(Segment(start, len(body), m))
+        lines.append("end")
+    tail_start = len(lines) + 1
+    tail = []
+    for name in theorems:
+        lines.append(f"#check @{name}")
+        tail.append(("check", name))
+    for name in print_axioms:
+        lines.append(f"#print axioms {name}")
+        tail.append(("axioms", name))
+    return Combined("\n".join(lines) + "\n", segments, tail_start, tail)
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def parse_messages(stdout: str) -> list[dict]:
+    """Lean's ``--json`` messages (one JSON object per line); other lines
+    (the wasm glue's debug output, the echoed input) are skipped."""
+    msgs = []
+    for line in stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "severity" in obj and "pos" in obj:
+            msgs.append(obj)
+    return msgs
+
+
+def _locate(combined: Combined, line: int) -> tuple[Segment | None, int]:
+    for seg in combined.segments:
+        if seg.start <= line < seg.start + seg.length:
+            return seg, line - seg.start + 1
+        if line == seg.start + seg.length:  # the `end` we appended
+            return seg, -1
+    return None, line
+
+
+def classify(combined: Combined, messages: list[dict]):
+    """Split Lean's messages into problems, warnings, statements and axioms."""
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    statements: dict[str, str] = {}
+    axioms: dict[str, list[str]] = {}
+    tail_errors: list[str] = []
+    for msg in messages:
+        line = int(msg["pos"]["line"])
+        col = int(msg["pos"]["column"])
+        sev = msg.get("severity", "information")
+        data = str(msg.get("data", "")).rstrip()
+        kind = msg.get("kind", "")
+        if line >= combined.tail_start:
+            idx = line - combined.tail_start
+            what, name = combined.tail[idx] if idx < len(combined.tail) else ("?", "?")
+            if sev == "error":
+                tail_errors.append(f"{name}: {data}")
+            elif what == "check":
+                statements[name] = one_line(data)
+            elif what == "axioms":
+                axioms[name] = _parse_axioms(data)
+            continue
+        seg, mline = _locate(combined, line)
+        if seg is None:
+            problems.append(Problem("<generated header>", line, col, data))
+            continue
+        path = seg.module.relpath
+        if mline == -1:
+            problems.append(Problem(path, max(seg.length, 1), 0,
+                                    "the module leaves a `namespace` or `section` open; close it with `end` "
+                                    f"(Lean: {data})"))
+            continue
+        if sev == "error":
+            problems.append(Problem(path, mline, col, data))
+        elif kind == "hasSorry" or "declaration uses 'sorry'" in data or "declaration uses `sorry`" in data:
+            problems.append(Problem(path, mline, col, f"{data} (an unfinished proof)"))
+        elif sev == "warning":
+            warnings.append(Problem(path, mline, col, data, severity="warning"))
+    return problems, warnings, statements, axioms, tail_errors
+
+
+def one_line(text: str) -> str:
+    r"""Undo the pretty printer's soft line breaks (newline plus indentation).
+
+    >>> one_line("∀ (n : Nat),\n  n ≤ n")
+    '∀ (n : Nat), n ≤ n'
+    """
+    return re.sub(r"\s*\n\s*", " ", text).strip()
+
+
+def _parse_axioms(data: str) -> list[str]:
+    if "does not depend on any axioms" in data:
+        return []
+    m = re.search(r"depends on axioms:\s*\[(.*)\]", data, re.S)
+    return sorted(a.strip() for a in m.group(1).split(",") if a.strip()) if m else ["<unparsed>"]
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _cache_key(modules: list[Module], options, toolchain: Toolchain) -> str:
+    h = hashlib.sha256()
+    h.update(f"checker={CHECKER_VERSION}\0toolchain={toolchain.ident}\0".encode())
+    h.update(repr(options).encode())
+    for m in modules:
+        h.update(b"\0" + m.relpath.encode() + b"\0" + m.text.encode())
+    return h.hexdigest()
+
+
+def run_lean(toolchain: Toolchain, lean_file: Path, timeout: float) -> tuple[int, str, str]:
+    argv, env = toolchain.command(lean_file, lean_file.parent)
+    try:
+        proc = subprocess.run(argv, cwd=lean_file.parent, env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ToolchainError(f"Lean did not finish within {timeout:.0f} s; "
+                             "raise the limit with --timeout") from None
+    except OSError as exc:
+        raise ToolchainError(f"cannot run Lean ({argv[0]}): {exc}") from None
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check_project(
+    root: Path,
+    *,
+    toolchain: Toolchain | None = None,
+    progress: Progress | None = None,
+    use_cache: bool = True,
+    build: Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> CheckResult:
+    """Check every module of the project at ``root``; see the module docstring."""
+    progress = progress or Progress()
+    build = build or build_dir(root)
+    modules = source.discover_modules(root)
+    if not modules:
+        raise ProjectError(f"{root}/MoeTheory: no .lean files")
+    order, problems = order_modules(modules)
+    for m in order:
+        problems.extend(source.forbidden_constructs(m.text, m.relpath))
+    decls = {m.name: source.declarations(m.text) for m in order}
+    theorems = [(d.name, m) for m in order for d in decls[m.name] if d.kind == "theorem" and d.name]
+    n_decls = sum(len(v) for v in decls.values())
+    options = lean_options(root)
+
+    toolchain = toolchain or find_toolchain(progress)
+    key = _cache_key(modules, options, toolchain)
+    cache_file = build / ".cache" / "lean-check.json"
+    if use_cache:
+        try:
+            cached = json.loads(cache_file.read_text())
+            if cached.get("key") == key:
+                t0 = time.monotonic()
+                result = CheckResult.from_json(cached["result"], 0.0)
+                result.seconds = time.monotonic() - t0
+                return result
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+
+    names = [n for n, _ in theorems]
+    combined = combine(order, options, names,
+                       print_axioms=names if toolchain.supports_print_axioms else ())
+    work = build / "lean" / "work"
+    lean_file = work / "MoeTheoryCheck.lean"
+    write_atomic(lean_file, combined.text)
+    progress.step(f"Checking {len(order)} modules with {toolchain.describe()} "
+                  f"(one Lean run; start-up alone takes about 20 s with the wasm build)")
+    with Ticker(progress, "  elaborating") as ticker:
+        code, out, err = run_lean(toolchain, lean_file, timeout)
+    seconds = ticker.elapsed
+    messages = parse_messages(out)
+    if code not in (0, 1) or (code == 1 and not any(m.get("severity") == "error" for m in messages)):
+        tail = "\n".join((err or out).strip().splitlines()[-15:])
+        raise ToolchainError(f"Lean exited with status {code} without reporting an error; "
+                             f"its last output:\n{tail}")
+    lean_problems, warnings, raw_statements, axioms, tail_errors = classify(combined, messages)
+    problems.extend(lean_problems)
+    module_of = {n: m for n, m in theorems}
+    line_of = {d.name: d.line for ds in decls.values() for d in ds}
+    statements = {}
+    for name, text in sorted(raw_statements.items()):
+        prefix = f"{name} : "
+        statements[name] = {
+            "statement": text[len(prefix):] if text.startswith(prefix) else text,
+            "module": module_of[name].name,
+            "path": module_of[name].relpath,
+            "line": line_of.get(name, 0),
+        }
+    if not problems and tail_errors:
+        problems.extend(Problem("<statement extraction>", 0, 0, e) for e in tail_errors)
+    for name, used in sorted(axioms.items()):
+        extra = [a for a in used if a not in STANDARD_AXIOMS]
+        if extra:
+            m = module_of[name]
+            problems.append(Problem(m.relpath, line_of.get(name, 0), 0,
+                                    f"`{name}` depends on non-standard axioms {extra}"))
+    result = CheckResult(
+        ok=not problems,
+        modules=[m.name for m in order],
+        declarations=n_decls,
+        theorems=len(names),
+        problems=sorted(set(problems)),
+        warnings=sorted(set(warnings)),
+        statements=statements,
+        toolchain=toolchain.describe(),
+        seconds=seconds,
+        axioms=axioms,
+    )
+    write_atomic(cache_file, json.dumps({"key": key, "result": result.to_json()}, sort_keys=True))
+    return result

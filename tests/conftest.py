@@ -1,0 +1,49 @@
+"""Shared fixtures.
+
+Tests marked ``lean`` run the real Lean toolchain (installed on first use:
+a native ``lean`` on PATH, else the registry wasm build).  Each Lean run costs
+about 20 s of start-up with the wasm build, so the fixtures below run Lean as
+few times as possible: once on the real tree, once on a deliberately broken
+miniature project.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_project(root: Path, modules: dict[str, str]) -> Path:
+    """A miniature moe-theory project: lakefile, root module, given modules."""
+    (root / "MoeTheory").mkdir(parents=True, exist_ok=True)
+    (root / "lakefile.lean").write_text((ROOT / "lakefile.lean").read_text())
+    for name, text in modules.items():
+        path = root / (name.replace(".", "/") + ".lean")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+    (root / "MoeTheory.lean").write_text("".join(f"import {n}\n" for n in sorted(modules)))
+    return root
+
+
+@pytest.fixture(scope="session")
+def toolchain():
+    from pysym.lean.toolchain import find_toolchain
+    from pysym.progress import Progress
+
+    return find_toolchain(Progress())
+
+
+@pytest.fixture(scope="session")
+def real_check(toolchain, tmp_path_factory):
+    """One genuine (uncached) check of the project's own tree."""
+    from pysym.lean.check import check_project
+    from pysym.progress import Progress
+
+    build = tmp_path_factory.mktemp("build")
+    result = check_project(ROOT, toolchain=toolchain, progress=Progress(quiet=True),
+                           use_cache=False, build=build)
+    return result, build

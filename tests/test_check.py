@@ -1,0 +1,192 @@
+"""`moe-theory lean check` and statement extraction, with the real Lean."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pysym.errors import UserError
+from pysym.lean.check import check_project, classify, combine, one_line, order_modules, parse_messages
+from pysym.lean.exports import EXPORTS
+from pysym.lean.source import discover_modules
+from pysym.lean.statements import extract_statements, resolve_names
+from pysym.progress import Progress
+
+from conftest import ROOT, write_project
+
+QUIET = Progress(quiet=True)
+
+
+def moe(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "pysym", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, timeout=3600)
+
+
+BROKEN = {
+    "MoeTheory.Base": """
+        namespace MoeTheory
+        def double (n : Nat) : Nat := n + n
+        theorem double_eq (n : Nat) : double n = 2 * n := by
+          unfold double; omega
+        end MoeTheory
+        """,
+    "MoeTheory.TypeError": """
+        import MoeTheory.Base
+        namespace MoeTheory
+        theorem ok_one : double 1 = 2 := rfl
+        theorem wrong : double 2 = 5 := by
+          decide
+        end MoeTheory
+        """,
+    "MoeTheory.Holes": """
+        import MoeTheory.Base
+        namespace MoeTheory
+        theorem unfinished (n : Nat) : double n ≥ n := by
+          sorry
+        end MoeTheory
+        """,
+    "MoeTheory.Trust": """
+        namespace MoeTheory
+        axiom everything : 1 = 2
+        theorem uses : 1 = 2 := everything
+        end MoeTheory
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def broken_check(toolchain, tmp_path_factory):
+    root = write_project(tmp_path_factory.mktemp("broken"), BROKEN)
+    return check_project(root, toolchain=toolchain, progress=QUIET, use_cache=False)
+
+
+@pytest.mark.lean
+def test_clean_tree_passes(real_check):
+    result, _ = real_check
+    assert result.ok, "\n".join(map(str, result.problems))
+    assert result.theorems >= 1 and len(result.modules) >= 2
+
+
+@pytest.mark.lean
+def test_injected_error_is_reported_at_its_file_and_line(broken_check):
+    assert not broken_check.ok
+    errors = [p for p in broken_check.problems if p.path == "MoeTheory/TypeError.lean"]
+    assert [(p.line, p.col) for p in errors] == [(5, 2)], errors  # `decide` on line 5
+    assert "decide" in errors[0].message
+
+
+@pytest.mark.lean
+def test_injected_sorry_fails_at_gate_and_in_lean(broken_check):
+    holes = [p for p in broken_check.problems if p.path == "MoeTheory/Holes.lean"]
+    assert any(p.line == 4 and "`sorry` leaves a proof unfinished" in p.message for p in holes)  # source gate
+    assert any(p.line == 3 and "sorry" in p.message and "unfinished" in p.message for p in holes)  # Lean
+
+
+@pytest.mark.lean
+def test_injected_axiom_fails(broken_check):
+    trust = [p for p in broken_check.problems if p.path == "MoeTheory/Trust.lean"]
+    assert [(p.line, p.col) for p in trust] == [(2, 0)]
+    assert "`axiom` asserts a fact without proof" in trust[0].message
+
+
+@pytest.mark.lean
+def test_broken_project_exits_1_with_path_line_col(broken_check, tmp_path):
+    root = write_project(tmp_path, {"MoeTheory.Trust": BROKEN["MoeTheory.Trust"]})
+    out = moe("--project", str(root), "lean", "check")
+    assert out.returncode == 1
+    assert "MoeTheory/Trust.lean:2:0: `axiom` asserts a fact without proof" in out.stdout
+    assert "lean check: FAILED" in out.stdout
+
+
+@pytest.mark.lean
+def test_statements_of_exported_theorems(real_check):
+    result, build = real_check
+    found = extract_statements(ROOT, result=result, build=build)
+    assert set(found) == set(EXPORTS)
+    assert found["MoeTheory.choose_le_pow"] == "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"
+    data = json.loads((build / "lean" / "statements.json").read_text())
+    assert data["statements"]["MoeTheory.choose_le_pow"]["exported"] is True
+    assert data["statements"]["MoeTheory.choose_le_pow"]["path"] == "MoeTheory/Choose.lean"
+
+
+@pytest.mark.lean
+def test_unknown_theorem_name_is_a_clear_error(real_check):
+    result, build = real_check
+    with pytest.raises(UserError, match=r"unknown theorem `choose_le_powr`.*did you mean MoeTheory\.choose_le_pow"):
+        extract_statements(ROOT, ["choose_le_powr"], result=result, build=build)
+
+
+@pytest.mark.lean
+def test_unchanged_tree_is_served_from_cache(real_check, toolchain):
+    result, build = real_check
+    t0 = time.monotonic()
+    again = check_project(ROOT, toolchain=toolchain, progress=QUIET, build=build)
+    assert again.cached and again.ok
+    assert again.statements == result.statements
+    assert time.monotonic() - t0 < 0.2 * max(result.seconds, 1.0)  # ratio within one run
+
+
+@pytest.mark.lean
+def test_cli_works_from_another_directory(real_check, tmp_path):
+    out = moe("lean", "statements", "choose_le_pow", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "MoeTheory.choose_le_pow : ∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"
+
+
+def test_import_problems_are_reported(tmp_path):
+    root = write_project(tmp_path, {
+        "MoeTheory.A": "import Mathlib.Tactic\ntheorem a : True := trivial\n",
+        "MoeTheory.B": "import MoeTheory.Missing\ntheorem b : True := trivial\n",
+    })
+    (root / "MoeTheory.lean").write_text("import MoeTheory.A\n")  # B not reachable
+    _, problems = order_modules(discover_modules(root))
+    text = "\n".join(map(str, problems))
+    assert "MoeTheory/A.lean:1:0: imports `Mathlib.Tactic`: only core Lean" in text
+    assert "MoeTheory/B.lean:1:0: imports `MoeTheory.Missing`, which has no file" in text
+    assert "MoeTheory/B.lean:1:0: not imported (directly or indirectly) by MoeTheory.lean" in text
+
+
+def test_import_cycle_is_reported(tmp_path):
+    root = write_project(tmp_path, {"MoeTheory.A": "import MoeTheory.B\n", "MoeTheory.B": "import MoeTheory.A\n"})
+    _, problems = order_modules(discover_modules(root))
+    assert any("import cycle" in p.message for p in problems)
+
+
+def test_messages_map_back_to_modules(tmp_path):
+    """Lean's JSON lines, as the wasm build prints them among debug output."""
+    root = write_project(tmp_path, BROKEN)
+    order, _ = order_modules(discover_modules(root))
+    combined = combine(order, [], ["MoeTheory.double_eq"])
+    seg = next(s for s in combined.segments if s.module.name == "MoeTheory.Holes")
+    lean_line = seg.start + 2  # line 3 of Holes.lean
+    out = "\n".join([
+        "[DEBUG:G] run_shell_main entered",
+        "-- Generated by `moe-theory lean check`",
+        json.dumps({"severity": "warning", "pos": {"line": lean_line, "column": 8}, "kind": "hasSorry",
+                    "data": "declaration uses `sorry`", "fileName": "x.lean"}),
+        json.dumps({"severity": "information", "pos": {"line": combined.tail_start, "column": 0},
+                    "data": "MoeTheory.double_eq : ∀ (n : Nat),\n  MoeTheory.double n = 2 * n"}),
+    ])
+    problems, warnings, statements, _, tail_errors = classify(combined, parse_messages(out))
+    assert [str(p) for p in problems] == [
+        "MoeTheory/Holes.lean:3:8: declaration uses `sorry` (an unfinished proof)"]
+    assert one_line(statements["MoeTheory.double_eq"]).endswith("MoeTheory.double n = 2 * n")
+    assert not warnings and not tail_errors
+
+
+def test_resolve_names_prefers_exact_and_rejects_ambiguity():
+    known = ["MoeTheory.a.le", "MoeTheory.b.le", "MoeTheory.choose_le_pow"]
+    assert resolve_names(["MoeTheory.a.le", "choose_le_pow"], known) == ["MoeTheory.a.le", "MoeTheory.choose_le_pow"]
+    with pytest.raises(UserError, match="ambiguous"):
+        resolve_names(["le"], known)
+
+
+@pytest.mark.parametrize("args", [[], ["all"], ["lean"], ["lean", "check"], ["lean", "statements"],
+                                  ["lean", "install"], ["lean", "info"]])
+def test_every_command_explains_itself(args):
+    out = moe(*args, "--help")
+    assert out.returncode == 0, out.stderr
+    assert "usage: moe-theory" in out.stdout
+    assert len(out.stdout.splitlines()) >= 4
