@@ -96,3 +96,12 @@ structure P where
 def test_parse_imports_reads_only_the_header():
     text = "-- header comment\nimport MoeTheory.Choose\nimport Init\n\n/-! doc -/\ntheorem import_x : True := trivial\n"
     assert parse_imports(text) == [(2, "MoeTheory.Choose"), (3, "Init")]
+
+
+def test_doc_comment_before_imports_is_reported():
+    from pysym.lean.source import header_problems
+
+    bad = "/-! # Title -/\nimport MoeTheory.A\n"
+    assert [(p.line, p.col) for p in header_problems(bad, "M.lean")] == [(1, 0)]
+    good = "-- a plain comment\n/- another -/\nimport MoeTheory.A\n/-! # Title -/\n"
+    assert header_problems(good, "M.lean") == []

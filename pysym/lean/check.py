@@ -41,7 +41,7 @@ from pysym.progress import Progress, Ticker
 
 __all__ = ["CheckResult", "check_project", "order_modules", "combine", "parse_messages", "lean_options"]
 
-CHECKER_VERSION = 4
+CHECKER_VERSION = 5
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 DEFAULT_TIMEOUT = 1800
 
@@ -339,6 +339,7 @@ def check_project(
         raise ProjectError(f"{root}/MoeTheory: no .lean files")
     order, problems = order_modules(modules)
     for m in order:
+        problems.extend(source.header_problems(m.text, m.relpath))
         problems.extend(source.forbidden_constructs(m.text, m.relpath))
     decls = {m.name: source.declarations(m.text) for m in order}
     theorems = [(d.name, m) for m in order for d in decls[m.name] if d.kind == "theorem" and d.name]
@@ -381,9 +382,12 @@ def check_project(
     line_of = {d.name: d.line for ds in decls.values() for d in ds}
     statements = {}
     for name, text in sorted(raw_statements.items()):
-        prefix = f"{name} : "
+        for prefix in (f"{name} : ", f"@{name} : "):
+            if text.startswith(prefix):
+                text = text[len(prefix):]
+                break
         statements[name] = {
-            "statement": text[len(prefix):] if text.startswith(prefix) else text,
+            "statement": text,
             "module": module_of[name].name,
             "path": module_of[name].relpath,
             "line": line_of.get(name, 0),

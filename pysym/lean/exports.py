@@ -10,5 +10,18 @@ from __future__ import annotations
 __all__ = ["EXPORTS"]
 
 EXPORTS: dict[str, str] = {
-    "MoeTheory.choose_le_pow": "C(n,k) <= n^k; gives log C(T,k) <= k log T (seed 004, Eq. 17-18)",
+    "MoeTheory.choose_le_pow":
+        "C(n,k) <= n^k; gives log C(T,k) <= k log T (seed 004, Eqs. 17-18)",
+    "MoeTheory.choose_mul_factorial_le_pow":
+        "C(n,k) k! <= n^k; with k! >= (k/e)^k gives log C(T,k) <= k log(eT/k)",
+    "MoeTheory.length_masks":
+        "the top-k masks over T experts number C(T,k) (the label count K of Lemma 6)",
+    "MoeTheory.FinProbSpace.prob_exists_le_length_mul":
+        "union bound: P(some event of I) <= |I| * eps (seed 004, Eqs. 9-11)",
+    "MoeTheory.FinProbSpace.union_bound_routing_patterns":
+        "union bound over at most Gamma routing patterns: <= Gamma * eps (Eqs. 9-11)",
+    "MoeTheory.Natarajan.card_le_pow_of_ndimLE":
+        "Natarajan lemma: |P| <= m^d K^(2d) on m >= 1 points (Lemma 6, Eq. 27)",
+    "MoeTheory.Natarajan.card_restrictClass_le_pow_of_domainNdimLE":
+        "growth function tau_H(m) <= m^d K^(2d) for a class on any domain (Lemma 6)",
 }

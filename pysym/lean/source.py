@@ -35,6 +35,7 @@ __all__ = [
     "forbidden_constructs",
     "declarations",
     "parse_imports",
+    "header_problems",
     "discover_modules",
     "ALLOWED_EXTERNAL_IMPORTS",
 ]
@@ -213,6 +214,26 @@ def parse_imports(text: str) -> list[tuple[int, str]]:
             break
         imports.append((lineno, m.group(1)))
     return imports
+
+
+def header_problems(text: str, path: str = "<input>") -> list[Problem]:
+    """``import`` lines after a doc comment or other command: Lean (and
+    ``lake build``) only accept imports at the very start of a file, after
+    plain comments.  The check blanks imports, so this must be caught here."""
+    imports = parse_imports(text)
+    if not imports:
+        return []
+    last = imports[-1][0]
+    lines = text.split("\n")
+    problems = []
+    code = blank(text).split("\n")
+    for lineno in range(1, last):
+        raw = lines[lineno - 1].lstrip()
+        if raw.startswith(("/-!", "/--")) and code[lineno - 1].strip() == "":
+            problems.append(Problem(path, lineno, 0, "a doc comment comes before `import`: Lean only accepts "
+                                    "imports at the start of a file; move the docstring below the imports"))
+            break
+    return problems
 
 
 _DECL_RE = re.compile(

@@ -1,0 +1,18 @@
+import MoeTheory.Choose
+import MoeTheory.Masks
+import MoeTheory.UnionBound
+import MoeTheory.Natarajan
+import MoeTheory.Examples
+
+/-!
+# MoeTheory
+
+Machine-checked combinatorics behind the generalization bounds of sparse
+Mixture-of-Experts models (core Lean 4 only):
+
+* `MoeTheory.Choose` — binomial coefficients and their bounds;
+* `MoeTheory.Masks` — top-k routing masks and their count;
+* `MoeTheory.UnionBound` — finite probability spaces and the union bound;
+* `MoeTheory.Natarajan` — the Natarajan growth-function lemma;
+* `MoeTheory.Examples` — concrete instances checked by `decide`.
+-/

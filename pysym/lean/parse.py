@@ -1,0 +1,500 @@
+"""Parse Lean's elaborated statements (as ``#check`` prints them) into SymPy.
+
+Covers the fragment the exported theorems use: binders (``∀ (n k : Nat),``,
+implicit and instance binders), implications, ``∧``, the relations ``≤ < ≥ >
+= ≠``, ``+ * ^`` and ``/`` on ``Rat``, numerals, function application,
+field notation (``xs.length``) and ``MoeTheory.choose``.
+
+>>> st = parse_statement("∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k")
+>>> st.binders
+{'n': 'Nat', 'k': 'Nat'}
+>>> st.conclusion
+binomial(n, k) <= n**k
+
+Hypotheses (the left of each ``→``) are kept in order; terms SymPy has no
+meaning for become opaque functions named after their Lean head:
+
+>>> st = parse_statement("∀ (m d : Nat) (P : List Bool → Bool), 1 ≤ m → Foo.dimLe P d → Foo.card m P ≤ m ^ d * 2 ^ (2 * d)")
+>>> st.hypotheses
+[1 <= m, Foo.dimLe(P, d)]
+>>> st.conclusion
+Foo.card(m, P) <= 2**(2*d)*m**d
+
+Nat subtraction and division truncate, so they are refused rather than
+mistranslated:
+
+>>> parse_statement("∀ (n k : Nat), n - k ≤ n")
+Traceback (most recent call last):
+...
+pysym.lean.parse.LeanParseError: truncated Nat subtraction `n - k` has no faithful SymPy meaning
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+__all__ = ["LeanParseError", "Statement", "parse_statement", "FUNCTIONS"]
+
+
+class LeanParseError(ValueError):
+    pass
+
+
+# Lean heads with a SymPy meaning.
+FUNCTIONS = {
+    "MoeTheory.choose": sp.binomial,
+    "Nat.choose": sp.binomial,
+    "MoeTheory.factorial": sp.factorial,
+    "Nat.factorial": sp.factorial,
+}
+
+NUMERIC_TYPES = {"Nat": "Nat", "ℕ": "Nat", "Int": "Int", "ℤ": "Int", "Rat": "Rat", "ℚ": "Rat"}
+
+_TOKEN = re.compile(
+    r"\s*(?:"
+    r"(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<field>\.[A-Za-z_][\w'!?]*)"
+    r"|(?P<op>→|↔|∧|∨|¬|≤|≥|≠|<|>|=>|::|\+\+|\|\||&&|=|\+|-|\*|/|\^|%|∣|∈|∉|×|∘|·|⦃|⦄|,|:|\(|\)|\{|\}|\[|\]|⟨|⟩|@|↦|!|↑|\?)"
+    r"|(?P<kw>∀|∃|fun|λ|if|then|else)(?![\w'])"
+    r"|(?P<id>[A-Za-z_\u00C0-\u024F\u0370-\u03FF\u1F00-\u1FFF\u2070-\u209F\u2100-\u214F𝓐-𝔷][\w'!?\u2070-\u209F\u00C0-\u024F\u0370-\u03FF]*(?:\.[A-Za-z_\u0370-\u03FF][\w'!?]*)*)"
+    r")"
+)
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise LeanParseError(f"cannot read `{text[pos:pos + 20]}` at position {pos}")
+        kind = m.lastgroup
+        out.append((kind, m.group(kind), m.start(kind) > pos))
+        pos = m.end()
+    return out
+
+
+@dataclass
+class Statement:
+    """A theorem's statement: binders, hypotheses (in order), conclusion."""
+
+    binders: dict[str, str] = field(default_factory=dict)  # name -> Lean type (as text)
+    hypotheses: list = field(default_factory=list)  # SymPy relations or opaque applications
+    conclusion: object = None
+    symbols: dict[str, sp.Symbol] = field(default_factory=dict)
+
+
+# AST nodes are tuples: ("num", v) ("var", name) ("app", head, [args]) ("bin", op, a, b)
+# ("not", a) ("paren", a)
+
+
+class _Parser:
+    def __init__(self, tokens):
+        self.toks = tokens
+        self.i = 0
+
+    def peek(self, k=0):
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else ("eof", "", True)
+
+    def take(self, value=None):
+        tok = self.peek()
+        if value is not None and tok[1] != value:
+            raise LeanParseError(f"expected `{value}` but found `{tok[1] or 'end of statement'}`")
+        self.i += 1
+        return tok
+
+    # term := ∀ binders, term | arrow
+    def term(self):
+        if self.peek()[1] == "∀":
+            self.take()
+            binders = self.binders()
+            self.take(",")
+            return ("forall", binders, self.term())
+        if self.peek()[1] == "∃":
+            self.take()
+            binders = self.binders()
+            self.take(",")
+            return ("exists", binders, self.term())
+        if self.peek()[1] == "if":
+            self.take()
+            cond = self.term()
+            self.take("then")
+            a = self.term()
+            self.take("else")
+            return ("ite", cond, a, self.term())
+        return self.arrow()
+
+    def binders(self):
+        out = []  # (name, type_text or None, kind)
+        while True:
+            tok = self.peek()
+            if tok[1] in ("(", "{", "[", "⦃"):
+                close = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}[tok[1]]
+                self.take()
+                j = self.i
+                while self.toks[j][0] == "id":
+                    j += 1
+                if self.toks[j][1] == ":":  # (n k : Nat)
+                    names = [t[1] for t in self.toks[self.i:j]]
+                    self.i = j + 1
+                else:  # an anonymous instance binder [DecidableEq α]
+                    names = ["_inst"]
+                ty = self._until(close)
+                self.take(close)
+                out.extend((n, ty, tok[1]) for n in names)
+            elif tok[0] == "id":
+                name = self.take()[1]
+                if self.peek()[1] in ("∈", "∉", "<", "≤"):  # ∀ i ∈ I, ...
+                    op = self.take()[1]
+                    out.append((name, f"{op} {_show(self.add())}", "bounded"))
+                else:
+                    out.append((name, None, "plain"))
+            else:
+                break
+        return out
+
+    def _until(self, close):
+        depth = 0
+        parts = []
+        while True:
+            tok = self.peek()
+            if tok[0] == "eof":
+                raise LeanParseError(f"unclosed binder, expected `{close}`")
+            if tok[1] in ("(", "{", "[", "⦃", "⟨"):
+                depth += 1
+            if tok[1] in (")", "}", "]", "⦄", "⟩"):
+                if depth == 0 and tok[1] == close:
+                    return " ".join(parts)
+                depth -= 1
+            parts.append(self.take()[1])
+
+    def arrow(self):
+        left = self.iff()
+        if self.peek()[1] == "→":
+            self.take()
+            return ("bin", "→", left, self.term())
+        return left
+
+    def iff(self):
+        left = self.disj()
+        if self.peek()[1] == "↔":
+            self.take()
+            return ("bin", "↔", left, self.disj())
+        return left
+
+    def disj(self):
+        left = self.conj()
+        if self.peek()[1] == "∨":
+            self.take()
+            return ("bin", "∨", left, self.disj())
+        return left
+
+    def conj(self):
+        left = self.neg()
+        if self.peek()[1] == "∧":
+            self.take()
+            return ("bin", "∧", left, self.conj())
+        return left
+
+    def neg(self):
+        if self.peek()[1] == "¬":
+            self.take()
+            return ("not", self.neg())
+        return self.rel()
+
+    def rel(self):
+        left = self.add()
+        if self.peek()[1] in ("≤", "<", "≥", ">", "=", "≠", "∣", "∈", "∉"):
+            op = self.take()[1]
+            return ("bin", op, left, self.add())
+        return left
+
+    def add(self):
+        left = self.mul()
+        while self.peek()[1] in ("+", "-", "::", "++", "||", "&&"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.mul())
+        return left
+
+    def mul(self):
+        left = self.pow()
+        while self.peek()[1] in ("*", "/", "%"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.pow())
+        return left
+
+    def pow(self):
+        base = self.app()
+        if self.peek()[1] == "^":
+            self.take()
+            return ("bin", "^", base, self.pow())
+        return base
+
+    def app(self):
+        head = self.atom()
+        args = []
+        while self.peek()[0] in ("id", "num") or self.peek()[1] in ("(", "@", "↑", "fun", "λ", "["):
+            if self.peek()[1] in ("fun", "λ"):  # a trailing lambda is the last argument
+                args.append(self.lam())
+                break
+            args.append(self.atom())
+        if not args:
+            return head
+        return ("app", head, args)
+
+    def postfix(self, node):
+        """Field access ``(e).length`` and indexing ``e[i]?`` after an atom."""
+        while True:
+            tok = self.peek()
+            if tok[0] == "field":
+                self.take()
+                node = ("field", node, tok[1][1:])
+            elif tok[1] == "[" and self.i > 0 and not self._space_before():
+                self.take()
+                idx = self.term()
+                self.take("]")
+                if self.peek()[1] in ("?", "!"):
+                    self.take()
+                node = ("index", node, idx)
+            else:
+                return node
+
+    def _space_before(self) -> bool:
+        return self.toks[self.i][2] if len(self.toks[self.i]) > 2 else True
+
+    def lam(self):
+        self.take()
+        binders = self.binders()
+        if self.peek()[1] not in ("=>", "↦"):
+            raise LeanParseError(f"expected `=>` in a `fun`, found `{self.peek()[1]}`")
+        self.take()
+        return ("fun", binders, self.term())
+
+    def atom(self):
+        tok = self.peek()
+        if tok[1] in ("@", "↑"):  # explicit-argument marker, coercion: no arithmetic meaning
+            self.take()
+            return self.atom()
+        if tok[1] in ("fun", "λ"):
+            return self.lam()
+        if tok[1] == "∀":
+            return self.term()
+        if tok[1] == "(":
+            self.take()
+            inner = self.term()
+            if self.peek()[1] == ":":  # type ascription (x : T)
+                self.take()
+                self._until(")")
+            self.take(")")
+            return self.postfix(("paren", inner))
+        if tok[0] == "num":
+            self.take()
+            return self.postfix(("num", tok[1]))
+        if tok[0] == "id":
+            self.take()
+            return self.postfix(("var", tok[1]))
+        if tok[1] == "[":  # list literal
+            self.take()
+            items = []
+            while self.peek()[1] != "]":
+                items.append(self.term())
+                if self.peek()[1] == ",":
+                    self.take()
+            self.take("]")
+            return self.postfix(("list", items))
+        if tok[1] in ("∃", "if"):
+            return self.term()
+        if tok[1] == "-":
+            self.take()
+            return ("bin", "-", ("num", "0"), self.app())
+        raise LeanParseError(f"unexpected `{tok[1] or 'end of statement'}`")
+
+
+def parse_statement(text: str, types: dict[str, str] | None = None) -> Statement:
+    """Parse the statement part of ``#check`` output (after ``name : ``)."""
+    parser = _Parser(_tokenize(text))
+    ast = parser.term()
+    if parser.peek()[0] != "eof":
+        raise LeanParseError(f"unexpected `{parser.peek()[1]}` after the statement")
+    st = Statement()
+    node = ast
+    while True:
+        if node[0] == "forall":
+            for name, ty, kind in node[1]:
+                if name != "_inst":
+                    st.binders[name] = ty or "?"
+            node = node[2]
+        elif node[0] == "bin" and node[1] == "→":
+            st.hypotheses.append(node[2])
+            node = node[3]
+        else:
+            break
+    conv = _Converter(st.binders | (types or {}))
+    st.hypotheses = [conv.prop(h) for h in st.hypotheses]
+    st.conclusion = conv.prop(node)
+    st.symbols = conv.symbols
+    return st
+
+
+class _Converter:
+    def __init__(self, binders: dict[str, str]):
+        self.binders = binders
+        self.symbols: dict[str, sp.Symbol] = {}
+
+    def symbol(self, name: str) -> sp.Symbol:
+        if name not in self.symbols:
+            ty = NUMERIC_TYPES.get((self.binders.get(name) or "").strip())
+            if ty == "Nat":
+                self.symbols[name] = sp.Symbol(name, integer=True, nonnegative=True)
+            elif ty == "Int":
+                self.symbols[name] = sp.Symbol(name, integer=True)
+            elif ty == "Rat":
+                self.symbols[name] = sp.Symbol(name, rational=True)
+            else:
+                self.symbols[name] = sp.Symbol(name)
+        return self.symbols[name]
+
+    def kind_of(self, node) -> str:
+        """'Nat' when a subterm is Nat-valued (to refuse truncating ops)."""
+        if node[0] == "var":
+            return NUMERIC_TYPES.get((self.binders.get(node[1]) or "").strip(), "?")
+        if node[0] == "num":
+            return "Nat"
+        if node[0] == "paren":
+            return self.kind_of(node[1])
+        if node[0] == "bin":
+            a, b = self.kind_of(node[2]), self.kind_of(node[3])
+            return a if a == b else ("Rat" if "Rat" in (a, b) else "?")
+        if node[0] == "app":
+            head = node[1][1] if node[1][0] == "var" else ""
+            if head in FUNCTIONS or head.endswith(".length"):
+                return "Nat"
+        return "?"
+
+    def prop(self, node):
+        if node[0] == "paren":
+            return self.prop(node[1])
+        if node[0] == "bin" and node[1] in ("≤", "<", "≥", ">", "=", "≠"):
+            a, b = self.term(node[2]), self.term(node[3])
+            return {"≤": sp.Le, "<": sp.Lt, "≥": sp.Ge, ">": sp.Gt, "=": sp.Eq, "≠": sp.Ne}[node[1]](
+                a, b, evaluate=False)
+        if node[0] == "bin" and node[1] == "∧":
+            return sp.And(self.prop(node[2]), self.prop(node[3]), evaluate=False)
+        if node[0] == "bin" and node[1] == "∨":
+            return sp.Or(self.prop(node[2]), self.prop(node[3]), evaluate=False)
+        if node[0] == "bin" and node[1] == "→":
+            return sp.Implies(self.prop(node[2]), self.prop(node[3]), evaluate=False)
+        if node[0] == "not":
+            return sp.Not(self.prop(node[1]), evaluate=False)
+        if node[0] in ("forall", "fun", "exists", "ite", "list", "index"):
+            return opaque(node)
+        if node[0] == "bin" and node[1] in ("∈", "∉", "∣", "↔"):
+            return opaque(node)
+        return self.term(node)  # an opaque predicate application
+
+    def term(self, node):
+        tag = node[0]
+        if tag == "paren":
+            return self.term(node[1])
+        if tag == "num":
+            return sp.Rational(node[1]) if "." in node[1] else sp.Integer(int(node[1]))
+        if tag == "var":
+            name = node[1]
+            if "." in name and name.split(".")[0] in self.binders:  # field notation xs.length
+                base, fld = name.split(".", 1)
+                return sp.Function(fld)(self.symbol(base))
+            if name in self.binders:
+                return self.symbol(name)
+            return sp.Symbol(name)  # a constant (e.g. a definition without arguments)
+        if tag == "bin":
+            op = node[1]
+            if op in ("::", "++", "||", "&&", "∈", "∉", "∣"):
+                return opaque(node)
+            if op == "-" and self.kind_of(node) == "Nat" and node[2] != ("num", "0"):
+                raise LeanParseError(
+                    f"truncated Nat subtraction `{_show(node[2])} - {_show(node[3])}` has no faithful SymPy meaning")
+            if op in ("/", "%") and self.kind_of(node) == "Nat":
+                raise LeanParseError(f"Nat `{op}` truncates and has no faithful SymPy meaning")
+            a, b = self.term(node[2]), self.term(node[3])
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                return a / b
+            if op == "^":
+                return a ** b
+            return opaque(node)
+        if tag in ("forall", "fun", "exists", "ite", "list", "index"):
+            return opaque(node)
+        if tag == "field":
+            return sp.Function(node[2])(self.term(node[1]))
+        if tag == "app":
+            head = node[1]
+            args = [self.term(a) for a in node[2]]
+            if head[0] == "var":
+                name = head[1]
+                if name in FUNCTIONS:
+                    try:
+                        return FUNCTIONS[name](*args)
+                    except TypeError:  # partial application, e.g. `List.map (choose n)`
+                        return opaque(node)
+                if "." in name and name.split(".")[0] in self.binders:
+                    base, fld = name.split(".", 1)
+                    return sp.Function(fld)(self.symbol(base), *args)
+                return sp.Function(name)(*args)
+            return opaque(node)
+        raise LeanParseError(f"cannot translate `{_show(node)}`")
+
+
+def opaque(node) -> sp.Symbol:
+    """A proposition or function with no SymPy meaning, named by its Lean text."""
+    return sp.Symbol(f"⟪{_show(node)}⟫")
+
+
+def _show_binders(binders) -> str:
+    parts = []
+    for name, ty, kind in binders:
+        if kind == "bounded":
+            parts.append(f"{name} {ty}")
+        elif ty:
+            parts.append(f"({name} : {ty})")
+        else:
+            parts.append(name)
+    return " ".join(parts)
+
+
+def _show(node) -> str:
+    tag = node[0]
+    if tag == "forall":
+        return f"∀ {_show_binders(node[1])}, {_show(node[2])}"
+    if tag == "fun":
+        return f"fun {_show_binders(node[1])} => {_show(node[2])}"
+    if tag == "not":
+        return f"¬{_show(node[1])}"
+    if tag == "exists":
+        return f"∃ {_show_binders(node[1])}, {_show(node[2])}"
+    if tag == "ite":
+        return f"if {_show(node[1])} then {_show(node[2])} else {_show(node[3])}"
+    if tag == "list":
+        return "[" + ", ".join(_show(a) for a in node[1]) + "]"
+    if tag == "field":
+        return f"{_show(node[1])}.{node[2]}"
+    if tag == "index":
+        return f"{_show(node[1])}[{_show(node[2])}]"
+    if tag in ("num", "var"):
+        return node[1]
+    if tag == "paren":
+        return f"({_show(node[1])})"
+    if tag == "bin":
+        return f"{_show(node[2])} {node[1]} {_show(node[3])}"
+    if tag == "app":
+        return " ".join([_show(node[1])] + [_show(a) for a in node[2]])
+    return str(node)
