@@ -3,6 +3,7 @@ import MoeTheory.Masks
 import MoeTheory.UnionBound
 import MoeTheory.Natarajan
 import MoeTheory.Examples
+import MoeTheory.RoutingCount
 
 /-!
 # MoeTheory
@@ -14,5 +15,7 @@ Mixture-of-Experts models (core Lean 4 only):
 * `MoeTheory.Masks` — top-k routing masks and their count;
 * `MoeTheory.UnionBound` — finite probability spaces and the union bound;
 * `MoeTheory.Natarajan` — the Natarajan growth-function lemma;
-* `MoeTheory.Examples` — concrete instances checked by `decide`.
+* `MoeTheory.Examples` — concrete instances checked by `decide`;
+* `MoeTheory.RoutingCount` — the routing-pattern count `Γ` (seed 004, Eq. 13) and the union
+  bound over routing patterns (Eqs. 9–11) assembled.
 -/

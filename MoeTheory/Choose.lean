@@ -11,6 +11,9 @@ Main statements:
 * `MoeTheory.choose_pow_le_pow`: `C(T, k) ^ e ≤ T ^ (k * e)`; with `e = 2Nd` it weakens the factor
   `C(T, k)^{2Nd}` of Eq. 13 to `T^{2kNd}`.
 * `MoeTheory.choose_mul_factorial_le_pow`: `C(n, k) * k! ≤ n ^ k` (falling-factorial bound).
+* `MoeTheory.pow_le_choose_mul_pow`: the lower bound `n ^ k ≤ C(n, k) * k ^ k` for `k ≤ n`, i.e.
+  `(n / k) ^ k ≤ C(n, k)`: `k log (T / k)` understates `log C(T, k)` (via the falling factorial
+  `MoeTheory.descFactorial` and `descFactorial_eq_choose_mul_factorial`).
 * `MoeTheory.choose_mul_factorial_mul_factorial`: `C(n, k) * k! * (n - k)! = n!` for `k ≤ n`.
 * `MoeTheory.sum_range_choose`: `∑_{i ≤ n} C(n, i) = 2 ^ n`.
 * Pascal's rule, `C(n, 0) = 1`, `C(n, n) = 1`, `C(n, k) = 0` for `n < k`, positivity for `k ≤ n`,
@@ -152,6 +155,66 @@ of Theorem 1 (Eq. 5). Exact for `k ∈ {0, 1}`; loose otherwise (as in the paper
 theorem choose_pow_le_pow (T k e : Nat) : choose T k ^ e ≤ T ^ (k * e) := by
   rw [Nat.pow_mul]
   exact Nat.pow_le_pow_left (choose_le_pow T k) e
+
+/-- The falling factorial `n (n - 1) ⋯ (n - j + 1)` with `j` factors (an empty product for
+`j = 0`). -/
+def descFactorial (n : Nat) : Nat → Nat
+  | 0 => 1
+  | j + 1 => (n - j) * descFactorial n j
+
+/-- `n (n - 1) ⋯ (n - j + 1) * (n - j)! = n!` for `j ≤ n`. -/
+theorem descFactorial_mul_factorial : ∀ {n j : Nat}, j ≤ n →
+    descFactorial n j * factorial (n - j) = factorial n
+  | n, 0, _ => by simp [descFactorial]
+  | n, j + 1, h => by
+    have ih := descFactorial_mul_factorial (n := n) (j := j) (by omega)
+    have e : n - j = (n - (j + 1)) + 1 := by omega
+    rw [e, factorial_succ] at ih
+    rw [descFactorial, e, ← ih]
+    grind
+
+/-- The falling factorial counts ordered selections: `n (n - 1) ⋯ (n - k + 1) = C(n, k) * k!`
+for `k ≤ n`. -/
+theorem descFactorial_eq_choose_mul_factorial {n k : Nat} (h : k ≤ n) :
+    descFactorial n k = choose n k * factorial k := by
+  apply Nat.eq_of_mul_eq_mul_right (factorial_pos (n - k))
+  rw [descFactorial_mul_factorial h, choose_mul_factorial_mul_factorial h]
+
+/-- `k (k - 1) ⋯ 1 = k!`. -/
+theorem descFactorial_self (k : Nat) : descFactorial k k = factorial k := by
+  have := descFactorial_mul_factorial (Nat.le_refl k)
+  rwa [Nat.sub_self, factorial_zero, Nat.mul_one] at this
+
+/-- Termwise comparison of falling factorials: `n ^ j * k (k - 1) ⋯ (k - j + 1) ≤
+n (n - 1) ⋯ (n - j + 1) * k ^ j` for `j ≤ k ≤ n`, since `n (k - i) ≤ (n - i) k` for each `i`. -/
+theorem pow_mul_descFactorial_le {n k : Nat} (hkn : k ≤ n) : ∀ {j : Nat}, j ≤ k →
+    n ^ j * descFactorial k j ≤ descFactorial n j * k ^ j
+  | 0, _ => by simp [descFactorial]
+  | j + 1, hj => by
+    have ih := pow_mul_descFactorial_le hkn (j := j) (by omega)
+    have hjk : j * k ≤ n * j := Nat.mul_comm n j ▸ Nat.mul_le_mul_left j hkn
+    have hterm : n * (k - j) ≤ (n - j) * k := by
+      rw [Nat.mul_sub, Nat.sub_mul]
+      exact Nat.sub_le_sub_left hjk _
+    have := Nat.mul_le_mul ih hterm
+    rw [descFactorial, descFactorial, Nat.pow_succ, Nat.pow_succ]
+    grind
+
+/-- **Binomial lower bound** `n ^ k ≤ C(n, k) * k ^ k` for `k ≤ n`, i.e. `(n / k) ^ k ≤ C(n, k)`.
+
+Taking logarithms, `k log (n / k) ≤ log C(n, k)`: `k log (T / k)` is a *lower* bound on
+`log C(T, k)`, so a routing term `log (T / k)` per selected expert (seed 004, Definition 5)
+understates the exact `log C(T, k)` of the routing-pattern count (Eq. 13); for `T = 4`, `k = 2`:
+`C(4, 2) = 6 > (4 / 2) ^ 2 = 4`. Together with `choose_le_pow` it pins `log C(T, k)` between
+`k log (T / k)` and `k log T`. Proof: `C(n, k) * k!` is the falling factorial
+`n (n - 1) ⋯ (n - k + 1)` and `n (k - i) ≤ (n - i) k` for `i < k ≤ n`, so
+`n ^ k * k! ≤ C(n, k) * k! * k ^ k`; cancel `k! > 0`. -/
+theorem pow_le_choose_mul_pow : ∀ {n k : Nat}, k ≤ n → n ^ k ≤ choose n k * k ^ k := by
+  intro n k h
+  have h1 := pow_mul_descFactorial_le h (Nat.le_refl k)
+  rw [descFactorial_self, descFactorial_eq_choose_mul_factorial h] at h1
+  apply Nat.le_of_mul_le_mul_right _ (factorial_pos k)
+  grind
 
 /-- Splitting off the last term of a sum over `List.range (m + 1)`. -/
 theorem sum_map_range_succ (f : Nat → Nat) (m : Nat) :

@@ -65,8 +65,11 @@ __all__ = [
     "Combine",
     "Monotone",
     "Assumed",
+    "Numeric",
     "Stationary",
     "Computed",
+    "Evaluate",
+    "Limit",
     "Remark",
     "StepResult",
     "Report",
@@ -95,7 +98,8 @@ class Var:
 
     @property
     def symbol(self) -> sp.Symbol:
-        low = sp.sympify(self.low)
+        low = self.low if not isinstance(self.low, str) else sp.Symbol(self.low.split()[0], positive=True)
+        low = sp.sympify(low)
         positive = bool(low.is_number and low > 0) or bool(low.is_positive)
         nonneg = bool(low.is_number and low >= 0) or bool(low.is_nonnegative)
         kw = {"integer": True} if self.integer else {"real": True}
@@ -152,6 +156,13 @@ class Report:
 class Step:
     id: str
     text: str = ""
+    where = None  # {var name: (low, high)}: a sub-range on which this step is claimed
+
+    def on(self, **ranges) -> "Step":
+        """Restrict the step to sub-ranges of some variables (for its proof and
+        its spot-check), e.g. ``step.on(ell=(1, 60))``."""
+        self.where = dict(ranges)
+        return self
 
     @property
     def claim(self):
@@ -224,17 +235,22 @@ class Premise(Step):
         if not _same_relation(conclusion, self.relation, d.order()):
             problems.append(f"its conclusion `{sp.sstr(conclusion)}` does not match the premise "
                             f"`{sp.sstr(self.relation)}`")
+        discharged = []
         for hyp in st.hypotheses:
             h = self._rewrite(hyp, subs)
             why = self._hypothesis_ok(h, d)
             if why is None:
                 problems.append(f"its hypothesis `{sp.sstr(h)}` is neither implied by the domain nor a named "
                                 "assumption of the derivation")
+            else:
+                discharged.append(f"`{_short_text(hyp)}`: {why}")
         if problems:
             return StepResult(self, False, "lean", f"Lean theorem `{self.lean}`: " + "; ".join(problems),
                               lean=self.lean)
-        return StepResult(self, True, "lean", f"the statement of `{self.lean}` as Lean elaborates it",
-                          lean=self.lean)
+        detail = f"the conclusion of `{self.lean}` as Lean elaborates it"
+        if discharged:
+            detail += "; its hypotheses: " + "; ".join(discharged)
+        return StepResult(self, True, "lean", detail, lean=self.lean)
 
     def _rewrite(self, expr, subs):
         expr = expr.subs(subs, simultaneous=True) if subs else expr
@@ -246,6 +262,8 @@ class Premise(Step):
         return expr
 
     def _hypothesis_ok(self, h, d) -> str | None:
+        if h is sp.true:
+            return "true for the derivation's symbols"
         text = sp.sstr(h)
         for key, assumption in self.hypotheses.items():
             if key in text:
@@ -259,6 +277,11 @@ class Premise(Step):
             if h.rel_op in ("<", ">") and prove.prove_positive(rhs - lhs, d.order()).ok:
                 return "implied by the domain"
         return None
+
+
+def _short_text(expr, limit: int = 70) -> str:
+    text = sp.sstr(expr)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _same_relation(a, b, order=None) -> bool:
@@ -292,7 +315,7 @@ class Identity(Step):
         return sp.Eq(self.lhs, self.rhs, evaluate=False)
 
     def check(self, d, ctx):
-        p = prove.prove_zero(self.lhs - self.rhs, d.order())
+        p = prove.prove_zero(self.lhs - self.rhs, d.order(self.where))
         return StepResult(self, p.ok, "sympy", p.how)
 
 
@@ -324,6 +347,13 @@ class Assumed:
     assumption: str
 
 
+@dataclass(frozen=True)
+class Numeric:
+    """Verified only by the numeric spot-check (labelled as such, never as proved)."""
+
+    why: str = ""
+
+
 @dataclass
 class Bound(Step):
     """``lhs <= rhs`` (or ``<`` with ``strict=True``)."""
@@ -342,11 +372,14 @@ class Bound(Step):
         return (sp.StrictLessThan if self.strict else sp.LessThan)(self.lhs, self.rhs, evaluate=False)
 
     def check(self, d, ctx):
-        by, order = self.by, d.order()
+        by, order = self.by, d.order(self.where)
         gap = self.rhs - self.lhs
         if isinstance(by, Sign):
             p = (prove.prove_positive if self.strict else prove.prove_nonnegative)(gap, order)
             return StepResult(self, p.ok, "sympy", p.how)
+        if isinstance(by, Numeric):
+            return StepResult(self, True, "numeric",
+                              "checked numerically only (not proved)" + (f": {by.why}" if by.why else ""))
         if isinstance(by, Assumed):
             if by.assumption not in d.assumption_names():
                 return StepResult(self, False, "assumption", f"unknown assumption `{by.assumption}`")
@@ -403,10 +436,12 @@ class Stationary(Step):
     var: object = None
     point: object = None
     kind: str = "min"
+    second_form: object = None
 
-    def __init__(self, id, expr, var, point, *, kind="min", text=""):
+    def __init__(self, id, expr, var, point, *, kind="min", second=None, text=""):
         super().__init__(id, text)
         self.expr, self.var, self.point, self.kind = sp.sympify(expr), var, sp.sympify(point), kind
+        self.second_form = None if second is None else sp.sympify(second)
 
     @property
     def claim(self):
@@ -416,17 +451,21 @@ class Stationary(Step):
         return sp.diff(self.expr, self.var, 2).subs(self.var, self.point)
 
     def check(self, d, ctx):
-        first = prove.prove_zero(sp.diff(self.expr, self.var).subs(self.var, self.point), d.order())
+        first = prove.prove_zero(sp.diff(self.expr, self.var).subs(self.var, self.point), d.order(self.where))
         if not first.ok:
             return StepResult(self, False, "sympy", "the first derivative does not vanish at the point")
         sec = self.second()
-        p = (prove.prove_positive(sec, d.order()) if self.kind == "min"
-             else prove.prove_positive(-sec, d.order()))
+        order = d.order(self.where)
+        via = ""
+        if self.second_form is not None:  # a simpler equivalent form, itself proved equal
+            if prove.prove_equal(sec, self.second_form, order).ok:
+                sec, via = self.second_form, f" (it equals {sp.sstr(self.second_form)})"
+        p = prove.prove_positive(sec if self.kind == "min" else -sec, order)
         if p.ok:
             return StepResult(self, True, "sympy", f"first derivative vanishes; second derivative "
-                              f"{'>' if self.kind == 'min' else '<'} 0 (proved)")
+                              f"{'>' if self.kind == 'min' else '<'} 0 (proved){via}")
         rel = sp.StrictGreaterThan(sec, 0) if self.kind == "min" else sp.StrictLessThan(sec, 0)
-        num = numeric.check(rel, d.domain())
+        num = numeric.check(rel, d.domain(self.where))
         return StepResult(self, num.ok, "numeric",
                           "first derivative vanishes (proved); second-order condition checked numerically: "
                           + num.describe())
@@ -472,6 +511,80 @@ class Computed(Step):
                           f"(residual {mpmath.nstr(resid, 3)})")
 
 
+@dataclass
+class Limit(Step):
+    """``lim_{var -> point} expr = value``, computed by SymPy."""
+
+    expr: object = None
+    var: object = None
+    point: object = None
+    value: object = None
+
+    def __init__(self, id, expr, var, point, value, text=""):
+        super().__init__(id, text)
+        self.expr, self.var, self.point, self.value = sp.sympify(expr), var, sp.sympify(point), sp.sympify(value)
+
+    @property
+    def claim(self):
+        return sp.Eq(sp.Limit(self.expr, self.var, self.point), self.value, evaluate=False)
+
+    @property
+    def numeric_claim(self):
+        return None
+
+    def check(self, d, ctx):
+        try:
+            got = sp.limit(self.expr, self.var, self.point)
+        except (NotImplementedError, ValueError) as exc:
+            return StepResult(self, False, "sympy", f"SymPy could not take the limit: {exc}")
+        ok = prove.prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
+        return StepResult(self, ok, "sympy", f"SymPy computes the limit: {sp.sstr(got)}")
+
+
+@dataclass
+class Evaluate(Step):
+    """A closed-form value evaluated at 50 digits (e.g. an optimum at the
+    paper's fitted constants); ``expected`` (optional) is the value the paper
+    reports, compared within ``tol`` (relative)."""
+
+    name: str = ""
+    expr: object = None
+    expected: object = None
+    tol: float = 0.0
+
+    def __init__(self, id, name, expr, *, expected=None, tol=0.0, text=""):
+        super().__init__(id, text)
+        self.name, self.expr, self.expected, self.tol = name, sp.sympify(expr), expected, tol
+        self.value = None
+
+    @property
+    def claim(self):
+        return sp.Eq(sp.Symbol(self.name), self.value if self.value is not None else self.expr, evaluate=False)
+
+    @property
+    def numeric_claim(self):
+        return None
+
+    def check(self, d, ctx):
+        if self.expr.free_symbols:
+            return StepResult(self, False, "numeric", f"free symbols {sorted(map(str, self.expr.free_symbols))}")
+        with mpmath.workdps(numeric.DIGITS):
+            num = sp.N(self.expr, numeric.DIGITS)
+            if not num.is_real:
+                return StepResult(self, False, "numeric", f"the value {sp.sstr(num)} is not real")
+            v = mpmath.mpf(str(num))
+        self.value = sp.Float(mpmath.nstr(v, 30), 30)
+        ctx.setdefault("values", {})[self.id] = self.value
+        detail = f"evaluated at {numeric.DIGITS} digits: {mpmath.nstr(v, 8)}"
+        ok = True
+        if self.expected is not None:
+            rel = abs(v - mpmath.mpf(self.expected)) / abs(mpmath.mpf(self.expected))
+            ok = rel <= self.tol
+            detail += (f"; the paper reports {self.expected} (relative difference {mpmath.nstr(rel, 2)}, "
+                       f"tolerance {self.tol})")
+        return StepResult(self, ok, "numeric", detail)
+
+
 # --------------------------------------------------------------------------- derivation
 
 
@@ -502,25 +615,33 @@ class Derivation:
     def premises(self) -> list[str]:
         return [s.lean for s in self.steps if isinstance(s, Premise)]
 
-    def order(self) -> list:
+    def order(self, where: dict | None = None) -> list:
         """Pairs ``(a, b)`` meaning ``a <= b`` that the sign prover may use:
         symbolic upper bounds first (latest variable first), then constant
         lower bounds that the symbol's assumptions do not already imply."""
         pairs = []
+        for name, (lo, hi) in (where or {}).items():
+            pairs.append((self._expr(lo), self.sym(name)))
         for v in reversed(self.vars):
-            hi = sp.sympify(v.high)
+            hi = self._expr(v.high)
             if isinstance(hi, sp.Symbol):
                 pairs.append((v.symbol, self._as_symbol(hi)))
         pairs += list(self.orders)
         for v in self.vars:  # 0 < x <= U (a number): x = U / (1 + s)
-            hi = sp.sympify(v.high)
+            hi = self._expr(v.high)
             if not v.integer and hi.is_number and v.symbol.is_positive:
                 pairs.append((v.symbol, hi))
         for v in reversed(self.vars):
-            lo = sp.sympify(v.low)
+            lo = self._expr(v.low)
             if lo.is_number and lo > 0 and not (v.integer and lo <= 1):
                 pairs.append((lo, v.symbol))
         return pairs
+
+    def _expr(self, bound):
+        """A bound (number, expression, or string naming earlier symbols) as SymPy."""
+        if isinstance(bound, str):
+            return sp.sympify(bound, locals={v.name: v.symbol for v in self.vars})
+        return sp.sympify(bound).subs({sp.Symbol(v.name): v.symbol for v in self.vars})
 
     def _as_symbol(self, s: sp.Symbol) -> sp.Symbol:
         for v in self.vars:
@@ -528,12 +649,11 @@ class Derivation:
                 return v.symbol
         return s
 
-    def domain(self) -> numeric.Domain:
-        syms = {v.name: v.symbol for v in self.vars}
+    def domain(self, where: dict | None = None) -> numeric.Domain:
         ranges = []
         for v in self.vars:
-            lo = sp.sympify(v.low).subs({sp.Symbol(n): s for n, s in syms.items()})
-            hi = sp.sympify(v.high).subs({sp.Symbol(n): s for n, s in syms.items()})
+            low, high = (where or {}).get(v.name, (v.low, v.high))
+            lo, hi = self._expr(low), self._expr(high)
             ranges.append(numeric.Range(v.symbol, lo, hi))
         return numeric.Domain(ranges, list(self.constraints))
 
@@ -550,13 +670,12 @@ class Derivation:
     def verify(self, statements: dict[str, str] | None = None) -> Report:
         """Check every step (symbolically, then numerically) in order."""
         ctx: dict = {"statements": statements, "steps": {}}
-        dom = self.domain()
         results = []
         for step in self.steps:
             res = step.check(self, ctx)
             claim = step.numeric_claim
             if res.ok and claim is not None and claim not in (sp.true,):
-                res.numeric = numeric.check(claim, dom)
+                res.numeric = numeric.check(claim, self.domain(step.where))
                 if not res.numeric.ok:
                     res.ok = False
                     res.detail += f"; numeric spot-check FAILED {res.numeric.detail}"

@@ -176,7 +176,8 @@ def check(relation, domain: Domain, n: int = POINTS, seed: int = SEED) -> Numeri
                                                 f"{sp.sstr(rhs_e)} = {mpmath.nstr(b, 15)}")
                 continue
             small, big = (a, b) if op in ("<=", "<") else (b, a)
-            slack = (big - small) / scale
+            rel_scale = abs(a) + abs(b)
+            slack = (big - small) / (rel_scale if rel_scale > 0 else 1)
             ok = slack > tol if op in ("<", ">") else slack >= -tol
             if not ok:
                 return _fail(points, point, f"{sp.sstr(lhs_e)} = {mpmath.nstr(a, 15)}, "

@@ -222,55 +222,52 @@ def _power_terms(expr, var):
 
 
 def compute_optimal(law, N, D, C, kappa=6) -> ComputeOptimal:
-    """Scaling of the compute-optimal allocation of ``law`` under ``C = kappa*N*D``."""
+    """Scaling of the compute-optimal allocation of ``law`` under ``C = kappa*N*D``.
+
+    ``law`` must be ``E + sum_i A_i N**(-a_i) + sum_j B_j D**(-b_j)`` (terms do
+    not mix N and D).  With one term in each variable the optimum has a closed
+    form, derived here and verified by substituting it back into the
+    stationarity condition; with several, the smallest exponents dominate as
+    ``C`` grows and the exponents returned are that limit.
+    """
     law = sp.sympify(law)
     kappa = sp.sympify(kappa)
-    f = law.subs(D, C / (kappa * N))
-    notes = []
-    N_star = None
-    try:
-        sols = sp.solve(sp.Eq(sp.diff(f, N), 0), N)
-        sols = [s for s in sols if s.is_positive is not False and not s.has(sp.I)]
-        if len(sols) == 1:
-            N_star = sp.simplify(sols[0])
-    except (NotImplementedError, ValueError, TypeError):
-        sols = []
-    if N_star is not None:
-        exp_N = sp.simplify(sp.expand_log(C * sp.diff(sp.log(N_star), C), force=True))
-        if exp_N.has(C):
-            notes.append("the closed-form N*(C) is not a pure power law")
-            N_star = None
-    if N_star is not None:
-        D_star = sp.simplify(C / (kappa * N_star))
-        exp_D = sp.simplify(1 - exp_N)
-        L_star = sp.simplify(f.subs(N, N_star))
-        const = sp.simplify(law.subs({N: sp.oo, D: sp.oo}))
-        reducible = sp.simplify(L_star - const)
-        exp_L = sp.simplify(sp.expand_log(C * sp.diff(sp.log(reducible), C), force=True))
-        coef_N = sp.simplify(N_star / C ** exp_N)
-        coef_D = sp.simplify(D_star / C ** exp_D)
-        return ComputeOptimal(law, N, D, C, kappa, N_star, D_star, L_star, exp_N, exp_D, sp.simplify(exp_L),
-                              coef_N, coef_D, "closed form (SymPy solves the stationarity condition)", notes)
-    # dominant balance for sums of power terms
-    parts_N = _decreasing_exponents(law, N, D)
-    parts_D = _decreasing_exponents(law, D, N)
+    parts_N = _power_parts(law, N, D)
+    parts_D = _power_parts(law, D, N)
     if not parts_N or not parts_D:
-        raise ValueError("the law is not a sum of decreasing power terms in N and D; "
-                         "use a numeric exponent (local_exponent) instead")
-    a = sp.Min(*parts_N)
-    b = sp.Min(*parts_D)
-    exp_N = sp.simplify(b / (a + b))
-    return ComputeOptimal(law, N, D, C, kappa, None, None, None, exp_N, sp.simplify(a / (a + b)),
-                          sp.simplify(-a * b / (a + b)), None, None,
+        raise ValueError("the law is not a sum of decreasing power terms in N and D (terms mixing N and D, "
+                         "or other shapes); audit it with a numeric exponent instead")
+    E = sp.simplify(law - sum(c * N ** -e for e, c in parts_N) - sum(c * D ** -e for e, c in parts_D))
+    if len(parts_N) == 1 and len(parts_D) == 1:
+        (a, A), (b, B) = parts_N[0], parts_D[0]
+        N_star = (a * A / (b * B * kappa ** b)) ** (1 / (a + b)) * C ** (b / (a + b))
+        f = law.subs(D, C / (kappa * N))
+        from pysym.derive.prove import prove_zero
+
+        check = prove_zero(sp.diff(f, N).subs(N, N_star))
+        if not check.ok:  # pragma: no cover - would be an algebra bug
+            raise ValueError("the closed-form optimum failed its stationarity check")
+        D_star = C / (kappa * N_star)
+        exp_N, exp_D = sp.simplify(b / (a + b)), sp.simplify(a / (a + b))
+        L_star = f.subs(N, N_star)
+        return ComputeOptimal(
+            law, N, D, C, kappa, N_star, D_star, L_star, exp_N, exp_D, sp.simplify(-a * b / (a + b)),
+            sp.simplify(N_star / C ** exp_N), sp.simplify(D_star / C ** exp_D),
+            "closed form: N* solves dL/dN = 0 after D = C/(kappa N) (verified by substitution)",
+            [f"irreducible loss E = {sp.sstr(E)}"])
+    a = sp.Min(*[e for e, _ in parts_N])
+    b = sp.Min(*[e for e, _ in parts_D])
+    return ComputeOptimal(law, N, D, C, kappa, None, None, None, sp.simplify(b / (a + b)),
+                          sp.simplify(a / (a + b)), sp.simplify(-a * b / (a + b)), None, None,
                           "asymptotic: the smallest exponents in N and in D dominate as C grows",
-                          notes + ["exponents are the C -> infinity limit; check them numerically at the "
-                                   "scales of interest with local_exponent"])
+                          ["exponents are the C -> infinity limit; at finite C the local exponent differs "
+                           "(see local_exponent)"])
 
 
-def _decreasing_exponents(law, var, other):
-    """Exponents a > 0 of the terms c * var**(-a) of ``law`` (terms without
-    ``other``), or None when the law has another shape."""
-    exps = []
+def _power_parts(law, var, other):
+    """``[(a, c), ...]`` for the terms ``c * var**(-a)`` (a > 0) of ``law``;
+    None when a term mixes ``var`` with ``other`` or has another shape."""
+    parts = []
     for t in sp.Add.make_args(sp.expand(law)):
         if var not in t.free_symbols:
             continue
@@ -279,9 +276,11 @@ def _decreasing_exponents(law, var, other):
         pt = _power_terms(t, var)
         if pt is None or len(pt) != 1:
             return None
-        (e,) = pt
-        exps.append(-e)
-    return exps
+        ((e, c),) = pt.items()
+        if (-e).is_positive is False:
+            return None
+        parts.append((sp.simplify(-e), c))
+    return parts
 
 
 def local_exponent(fn, c1, c2) -> mpmath.mpf:

@@ -26,6 +26,9 @@ False
 
 from __future__ import annotations
 
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sympy as sp
@@ -42,10 +45,25 @@ class Proof:
         return self.ok
 
 
+def _heavy(expr) -> bool:
+    """True when polynomial algebra (factor, together, simplify) could blow up:
+    powers with fractional exponents of large denominator, or floats."""
+    for p in expr.atoms(sp.Pow):
+        q = p.exp
+        if q.is_Float or (q.is_Rational and q.q > 12):
+            return True
+        if not q.is_number and any(a.is_Float or (a.is_Rational and a.q > 12) for a in q.atoms(sp.Number)):
+            return True
+    return False
+
+
 def simplify_candidates(expr: sp.Expr):
     """Equivalent forms of ``expr`` tried in turn (cheap ones first)."""
     yield expr
     yield sp.expand(expr)
+    if _heavy(expr):
+        yield sp.expand(sp.powsimp(sp.expand_power_base(expr, force=False), force=False))
+        return
     yield sp.together(expr)
     yield sp.expand(sp.expand_log(expr, force=False))
     yield sp.expand(sp.powsimp(sp.expand_power_base(expr, force=False), force=False))
@@ -64,13 +82,36 @@ def prove_zero(expr: sp.Expr, order=None) -> Proof:
     """
     expr = sp.sympify(expr)
     expr, replaced = _positive_atoms(expr, order)
-    for i, form in enumerate(simplify_candidates(expr)):
-        if form == 0 or form.is_zero is True:
-            how = "SymPy simplifies the difference to 0" if i else "the two sides are identical"
-            if replaced:
-                how += f" (treating {', '.join(replaced)} as positive)"
-            return Proof(True, how)
+    try:
+        with budget(BUDGET):
+            for i, form in enumerate(simplify_candidates(expr)):
+                if form == 0 or form.is_zero is True:
+                    how = "SymPy simplifies the difference to 0" if i else "the two sides are identical"
+                    if replaced:
+                        how += f" (treating {', '.join(replaced)} as positive)"
+                    return Proof(True, how)
+    except _OutOfTime:
+        return Proof(False, f"SymPy did not simplify the difference to 0 within {BUDGET:.0f} s")
     return Proof(False, "SymPy could not simplify the difference to 0")
+
+
+def prove_equal(a, b, order=None) -> Proof:
+    """Prove ``a == b``: as :func:`prove_zero` of ``a - b``, then (when every
+    symbol is positive) by reducing ``a / b`` to 1 with power rules that are
+    valid for positive bases."""
+    p = prove_zero(sp.sympify(a) - sp.sympify(b), order)
+    if p.ok:
+        return p
+    ratio, replaced = _positive_atoms(sp.sympify(a) / sp.sympify(b), order)
+    if all(s.is_positive for s in ratio.free_symbols):
+        try:
+            with budget(BUDGET):
+                r = sp.powsimp(sp.expand_power_base(sp.expand_power_exp(ratio), force=True), force=True)
+                if sp.simplify(r) == 1:
+                    return Proof(True, "the ratio of the two sides reduces to 1 (all symbols positive)")
+        except _OutOfTime:
+            pass
+    return p
 
 
 def _positive_atoms(expr, order):
@@ -126,6 +167,36 @@ def _apply(expr, steps):
     return expr
 
 
+class _OutOfTime(Exception):
+    pass
+
+
+@contextmanager
+def budget(seconds: float):
+    """Give up (raise ``_OutOfTime`` inside) after ``seconds`` of symbolic work.
+
+    Uses a timer signal, so it only applies in the main thread; elsewhere the
+    work runs unbounded.
+    """
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def _alarm(signum, frame):
+        raise _OutOfTime()
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+BUDGET = 8.0  # seconds per symbolic proof attempt
+
+
 def prove_nonnegative(expr: sp.Expr, order=None) -> Proof:
     """Prove ``expr >= 0`` for all values allowed by the symbols' assumptions
     and the ordered pairs ``order`` (``[(a, b), ...]`` meaning ``a <= b``)."""
@@ -138,6 +209,14 @@ def prove_positive(expr: sp.Expr, order=None) -> Proof:
 
 
 def _prove_sign(expr, order, strict: bool) -> Proof:
+    try:
+        with budget(BUDGET):
+            return _prove_sign_unbounded(expr, order, strict)
+    except _OutOfTime:
+        return Proof(False, f"no sign proof found within {BUDGET:.0f} s")
+
+
+def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
     expr = sp.sympify(expr)
     rel = "> 0" if strict else ">= 0"
     attempts = [(expr, [])]
@@ -150,28 +229,56 @@ def _prove_sign(expr, order, strict: bool) -> Proof:
         if form in tried:
             continue
         tried.add(form)
-        for cand in (form, sp.factor(sp.together(form)), sp.expand(form), sp.simplify(form)):
-            if _sign(cand, strict):
+        cands = (lambda: form, lambda: sp.expand(form)) if _heavy(form) else (
+            lambda: form, lambda: sp.factor(sp.together(form)), lambda: sp.expand(form), lambda: sp.simplify(form))
+        for make in cands:
+            if _sign(make(), strict):
                 via = f" after substituting {', '.join(names)}" if names else ""
                 return Proof(True, f"each part of the expression has a known sign{via}, so it is {rel}")
     return Proof(False, f"no sign rule shows the expression is {rel}")
 
 
-def _sign(e: sp.Expr, strict: bool) -> bool:
-    """Structural sign proof: True if ``e > 0`` (strict) or ``e >= 0``."""
+def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
+    """Structural sign proof: True if ``e > 0`` (strict) or ``e >= 0``.
+
+    Rewrites of a sum (merging logarithms, combining over a common
+    denominator, collecting terms) are tried only near the top of the
+    expression, which keeps the search linear in its size.
+    """
     if strict and e.is_positive is True:
         return True
     if not strict and e.is_nonnegative is True:
         return True
     if e.is_Number:
         return e > 0 if strict else e >= 0
+    sub = depth + 1
     if e.is_Add:
         terms = e.args
-        if all(_sign(t, False) for t in terms):
-            return not strict or any(_sign(t, True) for t in terms)
+        if all(_sign(t, False, sub) for t in terms):
+            return not strict or any(_sign(t, True, sub) for t in terms)
+        if depth > 2:
+            return False
+        if e.has(sp.log):
+            merged = sp.logcombine(e, force=False)
+            if merged != e and (not merged.is_Add or len(merged.args) < len(terms)) and _sign(merged, strict, sub):
+                return True
+        if _heavy(e):
+            return False
         combined = sp.factor(sp.together(e))
-        if combined != e and not combined.is_Add:
-            return _sign(combined, strict)
+        if combined != e and not combined.is_Add and _sign(combined, strict, sub):
+            return True
+        syms_sorted = sorted(e.free_symbols, key=sp.default_sort_key)
+        collected = sp.collect(sp.expand(e), syms_sorted)
+        if collected != e and collected.is_Add and all(_sign(t, False, sub) for t in collected.args):
+            return not strict or any(_sign(t, True, sub) for t in collected.args)
+        # combine only the rational part; keep roots, logs, ... as separate terms
+        syms = list(e.free_symbols)
+        rational = [t for t in terms if t.is_rational_function(*syms)]
+        other = [t for t in terms if not t.is_rational_function(*syms)]
+        if rational and other:
+            part = sp.factor(sp.together(sp.Add(*rational)))
+            if _sign(part, False, sub) and all(_sign(t, False, sub) for t in other):
+                return not strict or _sign(part, True, sub) or any(_sign(t, True, sub) for t in other)
         return False
     if e.is_Mul:
         coeff, rest = e.as_coeff_Mul()
@@ -179,19 +286,19 @@ def _sign(e: sp.Expr, strict: bool) -> bool:
             return False
         factors = sp.Mul.make_args(rest)
         if strict:
-            return coeff.is_positive is not False and all(_sign(f, True) for f in factors)
-        return all(_sign(f, False) for f in factors)
+            return coeff.is_positive is not False and all(_sign(f, True, sub) for f in factors)
+        return all(_sign(f, False, sub) for f in factors)
     if e.is_Pow:
         base, exp = e.args
         if exp.is_integer and exp.is_even:
-            return not strict or _sign(base, True) or _neg(base)
-        if _sign(base, True):
+            return not strict or _sign(base, True, sub) or _neg(base)
+        if _sign(base, True, sub):
             return True
-        if not strict and _sign(base, False) and exp.is_positive:
+        if not strict and _sign(base, False, sub) and exp.is_positive:
             return True
         return False
     if isinstance(e, sp.log):
-        return _sign(e.args[0] - 1, strict)
+        return _sign(e.args[0] - 1, strict, 0)  # a fresh, usually small, problem
     if isinstance(e, sp.exp):
         return True
     if isinstance(e, (sp.binomial, sp.factorial)):
