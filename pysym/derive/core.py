@@ -255,6 +255,10 @@ class Premise(Step):
     def _rewrite(self, expr, subs):
         expr = expr.subs(subs, simultaneous=True) if subs else expr
         for head, value in self.terms.items():
+            if "(" in head:  # a whole application, e.g. "length(xs)"
+                expr = expr.replace(lambda e, h=head: isinstance(e, sp.core.function.AppliedUndef)
+                                    and sp.sstr(e) == h, lambda e, v=value: sp.sympify(v))
+                continue
             short = head.rsplit(".", 1)[-1]
             expr = expr.replace(lambda e: isinstance(e, sp.core.function.AppliedUndef)
                                 and e.func.__name__ in (head, short),
@@ -620,12 +624,18 @@ class Derivation:
         symbolic upper bounds first (latest variable first), then constant
         lower bounds that the symbol's assumptions do not already imply."""
         pairs = []
-        for name, (lo, hi) in (where or {}).items():
-            pairs.append((self._expr(lo), self.sym(name)))
         for v in reversed(self.vars):
-            hi = self._expr(v.high)
+            low, high = (where or {}).get(v.name, (v.low, v.high))
+            hi = self._expr(high)
             if isinstance(hi, sp.Symbol):
                 pairs.append((v.symbol, self._as_symbol(hi)))
+            elif hi.is_Add and len(hi.free_symbols) == 1:  # high = S + c: v - c <= S
+                (s_,) = hi.free_symbols
+                c = hi - s_
+                if c.is_number and hi == s_ + c:
+                    pairs.append((v.symbol - c, s_))
+        for name, (lo, hi) in (where or {}).items():
+            pairs.append((self._expr(lo), self.sym(name)))
         pairs += list(self.orders)
         for v in self.vars:  # 0 < x <= U (a number): x = U / (1 + s)
             hi = self._expr(v.high)

@@ -77,14 +77,21 @@ def minimize(expr, box: dict, fixed: dict | None = None, *, grid: int | None = N
         lo = [mpmath.log(mpmath.mpf(box[s][0])) for s in syms]
         hi = [mpmath.log(mpmath.mpf(box[s][1])) for s in syms]
         axes = [[lo[i] + (hi[i] - lo[i]) * j / (grid - 1) for j in range(grid)] for i in range(n)]
-        best, best_y = None, None
-        for y in itertools.product(*axes):
+        best_y = _grid_numpy(g, ys, [float(a) for a in lo], [float(b) for b in hi], grid)
+        best = None
+        if best_y is not None:
             try:
-                v = _real(f(*y))
+                best = _real(f(*best_y))
             except (ValueError, ZeroDivisionError, TypeError):
-                continue
-            if best is None or v < best:
-                best, best_y = v, list(y)
+                best = None
+        if best is None:  # numpy could not evaluate it: grid at full precision
+            for y in itertools.product(*axes):
+                try:
+                    v = _real(f(*y))
+                except (ValueError, ZeroDivisionError, TypeError):
+                    continue
+                if best is None or v < best:
+                    best, best_y = v, list(y)
         if best is None:
             raise ValueError("the expression could not be evaluated anywhere in the box")
         y = _newton(grad, hess, best_y, lo, hi)
@@ -104,6 +111,26 @@ def minimize(expr, box: dict, fixed: dict | None = None, *, grid: int | None = N
                 at[s] = "high"
         point = {s: mpmath.exp(y[i]) for i, s in enumerate(syms)}
         return Minimum(point, val, interior and not at, at, "grid + Newton on the exact gradient")
+
+
+def _grid_numpy(g, ys, lo, hi, grid):
+    """Best grid point (as mpf coordinates) using a float64 evaluation, or None."""
+    import numpy as np
+
+    try:
+        fn = sp.lambdify(ys, g, modules="numpy")
+        axes = [np.linspace(a, b, grid) for a, b in zip(lo, hi)]
+        mesh = np.meshgrid(*axes, indexing="ij")
+        with np.errstate(all="ignore"):
+            vals = np.asarray(fn(*mesh), dtype=float)
+        vals = np.broadcast_to(vals, mesh[0].shape)
+        vals = np.where(np.isfinite(vals), vals, np.inf)
+        if not np.isfinite(vals).any():
+            return None
+        idx = np.unravel_index(int(np.argmin(vals)), vals.shape)
+        return [mpmath.mpf(float(axes[i][j])) for i, j in enumerate(idx)]
+    except Exception:  # noqa: BLE001 - any failure means: fall back to mpmath
+        return None
 
 
 def _real(v):

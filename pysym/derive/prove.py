@@ -45,10 +45,13 @@ class Proof:
         return self.ok
 
 
-def _heavy(expr) -> bool:
-    """True when polynomial algebra (factor, together, simplify) could blow up:
-    powers with fractional exponents of large denominator, or floats."""
+def _heavy(expr, wrt=None) -> bool:
+    """True when polynomial algebra (factor, together, simplify, solve) could
+    blow up: powers with fractional exponents of large denominator, or floats
+    (only powers whose base involves ``wrt``, if given)."""
     for p in expr.atoms(sp.Pow):
+        if wrt is not None and not (p.base.free_symbols & set(wrt)):
+            continue
         q = p.exp
         if q.is_Float or (q.is_Rational and q.q > 12):
             return True
@@ -129,7 +132,7 @@ def _positive_atoms(expr, order):
     return (expr.xreplace(subs) if subs else expr), names
 
 
-def _order_substitutions(order, numeric_upper: bool = True):
+def _order_substitutions(order, numeric_upper: bool = True, relevant=None):
     """Sequential substitutions ``b -> a + s`` (``s >= 0``) for pairs ``a <= b``.
 
     Each upper end is rewritten once; a later pair may rewrite a symbol that an
@@ -140,9 +143,12 @@ def _order_substitutions(order, numeric_upper: bool = True):
     steps = []
     names = []
     seen = set()
+    relevant = None if relevant is None else set(relevant)
     for i, (lo, hi) in enumerate(order or ()):
         if isinstance(lo, sp.Symbol) and sp.sympify(hi).is_number:
             if not numeric_upper or not lo.is_positive or lo in seen:
+                continue
+            if relevant is not None and lo not in relevant:
                 continue
             # 0 < lo <= hi (a number): lo = hi / (1 + s)
             seen.add(lo)
@@ -152,8 +158,12 @@ def _order_substitutions(order, numeric_upper: bool = True):
             continue
         if not isinstance(hi, sp.Symbol) or hi in seen:
             continue
-        seen.add(hi)
         lo = sp.sympify(lo)
+        if relevant is not None and (hi not in relevant or not lo.free_symbols <= relevant):
+            continue
+        seen.add(hi)
+        if relevant is not None:
+            relevant |= lo.free_symbols
         integer = bool(hi.is_integer and lo.is_integer)
         s = sp.Symbol(f"s_{i}_{hi.name}", nonnegative=True, integer=integer)
         steps.append((hi, lo + s))
@@ -221,7 +231,7 @@ def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
     rel = "> 0" if strict else ">= 0"
     attempts = [(expr, [])]
     for numeric_upper in (False, True):
-        subs, names = _order_substitutions(order, numeric_upper)
+        subs, names = _order_substitutions(order, numeric_upper, expr.free_symbols)
         if subs:
             attempts.append((_apply(expr, subs), names))
     tried = set()
@@ -230,11 +240,12 @@ def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
             continue
         tried.add(form)
         cands = (lambda: form, lambda: sp.expand(form)) if _heavy(form) else (
-            lambda: form, lambda: sp.factor(sp.together(form)), lambda: sp.expand(form), lambda: sp.simplify(form))
+            lambda: form, lambda: sp.expand_log(form, force=False), lambda: sp.factor(sp.together(form)),
+            lambda: sp.expand(form), lambda: sp.simplify(form))
         for make in cands:
             if _sign(make(), strict):
                 via = f" after substituting {', '.join(names)}" if names else ""
-                return Proof(True, f"each part of the expression has a known sign{via}, so it is {rel}")
+                return Proof(True, f"every part of the difference has a known sign{via}, so the difference is {rel}")
     return Proof(False, f"no sign rule shows the expression is {rel}")
 
 
@@ -282,9 +293,20 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
         return False
     if e.is_Mul:
         coeff, rest = e.as_coeff_Mul()
-        if coeff.is_negative:
-            return False
         factors = sp.Mul.make_args(rest)
+        if coeff.is_negative:
+            # absorb the sign into one factor: -log(x) = log(1/x), -(a + b) = (-a - b)
+            for i, f in enumerate(factors):
+                if isinstance(f, sp.log):
+                    flipped = sp.log(1 / f.args[0])
+                elif f.is_Add:
+                    flipped = sp.Add(*[-t for t in f.args])
+                else:
+                    continue
+                others = factors[:i] + factors[i + 1:]
+                if _sign(sp.Mul(-coeff, flipped, *others, evaluate=False), strict, sub):
+                    return True
+            return False
         if strict:
             return coeff.is_positive is not False and all(_sign(f, True, sub) for f in factors)
         return all(_sign(f, False, sub) for f in factors)
@@ -298,7 +320,13 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
             return True
         return False
     if isinstance(e, sp.log):
-        return _sign(e.args[0] - 1, strict, 0)  # a fresh, usually small, problem
+        a = e.args[0]
+        if a.is_Pow and not a.exp.is_Integer and _sign(a.base, True, sub):  # log(x^c) = c log(x), x > 0
+            if _sign(a.exp, True, sub):
+                return _sign(a.base - 1, strict, 0)
+            if _sign(-a.exp, True, sub):
+                return _sign(1 - a.base, strict, 0)
+        return _sign(a - 1, strict, 0)  # a fresh, usually small, problem
     if isinstance(e, sp.exp):
         return True
     if isinstance(e, (sp.binomial, sp.factorial)):

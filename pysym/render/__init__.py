@@ -1,0 +1,119 @@
+r"""Rendering verified derivations: LaTeX, notebooks, plots.
+
+Everything here presents a :class:`pysym.derive.core.Report` and changes
+nothing about it.  Math is printed by SymPy's LaTeX printer
+(:mod:`pysym.render.mathtex`), prose is escaped for its target
+(:mod:`pysym.render.text`), and the documents come from Jinja2 templates in
+``pysym/render/templates/``:
+
+* :func:`render_derivation` -- ``<name>.tex``: a ``\section`` with the source,
+  summary, a table of symbols, the assumptions, every step (statement,
+  text, justification -- ``\lean{MoeTheory.name}`` for a Lean premise --
+  and numeric spot-check), the conclusion, the findings and the figures;
+* :func:`render_master` -- ``main.tex``, the article that ``\input``'s them
+  (and, when present, further files such as the audit report);
+  :func:`compile_pdf` runs pdflatex on it (:func:`pdflatex_available` says
+  whether it can);
+* :func:`render_notebook` -- ``<name>.ipynb``, which rebuilds the derivation
+  and re-verifies each step when run;
+* :func:`render_plots` -- the derivation's figures as PNG files.
+
+:func:`render_all` does all of it for a list of reports::
+
+    build/derivations/<name>.tex, build/derivations/main.tex
+    build/notebooks/<name>.ipynb
+    build/plots/<file>.png
+
+Each file is produced in memory (plots in a private temporary folder) before
+anything is written, then written atomically
+(:func:`pysym.paths.write_atomic`): a failure leaves no half-written file.
+The same reports give byte-identical files.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from pysym.derive.run import run
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     written = render_all(run(["compute_optimal"], statements={}), Path(tmp))
+...     sorted(str(p.relative_to(tmp)) for paths in written.values() for p in paths)
+['derivations/compute_optimal.tex', 'derivations/main.tex', 'notebooks/compute_optimal.ipynb']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from pysym.derive.core import Report
+from pysym.paths import write_atomic
+from pysym.render.latex import (
+    LatexError,
+    compile_pdf,
+    derivation_tex,
+    master_tex,
+    pdflatex_available,
+    render_derivation,
+    render_master,
+)
+from pysym.render.notebook import notebook_json, render_notebook
+from pysym.render.plots import plot_images, render_plots
+
+__all__ = [
+    "render_all",
+    "render_derivation",
+    "render_master",
+    "render_notebook",
+    "render_plots",
+    "compile_pdf",
+    "pdflatex_available",
+    "LatexError",
+    "derivation_tex",
+    "master_tex",
+    "notebook_json",
+    "plot_images",
+]
+
+
+def _statements(build_dir: Path) -> dict[str, str]:
+    from pysym.derive.run import load_statements
+    from pysym.errors import UserError
+
+    try:
+        return load_statements(build_dir)
+    except UserError:
+        return {}
+
+
+def render_all(reports: list[Report], build_dir: Path, *, extra_inputs: Iterable = (),
+               statements: dict[str, str] | None = None) -> dict[str, list[Path]]:
+    """Render every report under ``build_dir``; return the paths written by kind
+    (``"derivations"``, ``"master"``, ``"notebooks"``, ``"plots"``).
+
+    ``extra_inputs``: further ``.tex`` files for ``main.tex`` to ``\\input``
+    (relative to ``build/derivations/``, e.g. ``"../audit/report.tex"``; skipped
+    when absent at compile time).  ``statements``: the Lean statements to quote
+    under each premise (default: ``build_dir/lean/statements.json`` if present)."""
+    build_dir = Path(build_dir)
+    if statements is None:
+        statements = _statements(build_dir)
+    files: list[tuple[str, Path, str | bytes]] = []
+    seen: dict[str, str] = {}
+    for report in reports:
+        name = report.derivation.name
+        images = plot_images(report)
+        for file, data, _ in images:
+            if file in seen:
+                raise ValueError(f"plot {file} is written by both {seen[file]} and {name}")
+            seen[file] = name
+            files.append(("plots", build_dir / "plots" / file, data))
+        plots = [(file, caption) for file, _, caption in images]
+        files.append(("derivations", build_dir / "derivations" / f"{name}.tex",
+                      derivation_tex(report, plots, statements)))
+        files.append(("notebooks", build_dir / "notebooks" / f"{name}.ipynb",
+                      notebook_json(report, plots, statements)))
+    files.append(("master", build_dir / "derivations" / "main.tex",
+                  master_tex([r.derivation.name for r in reports], extra_inputs)))
+    written: dict[str, list[Path]] = {"derivations": [], "master": [], "notebooks": [], "plots": []}
+    for kind, path, data in files:
+        write_atomic(path, data)
+        written[kind].append(path)
+    return written

@@ -1,0 +1,215 @@
+r"""Derivations as LaTeX: one ``.tex`` file per derivation and a master document.
+
+The text comes from Jinja2 templates in ``pysym/render/templates/`` written
+with LaTeX-friendly delimiters -- ``\BLOCK{...}`` for statements,
+``\VAR{...}`` for values, ``\#{...}`` for comments -- so LaTeX's own braces
+need no escaping.  Templates receive a :class:`pysym.render.view.DerivationView`
+(math already printed by SymPy) and escape all plain text with the filters
+``tex`` (prose: specials, Unicode, `code spans`), ``code`` (typewriter text
+that wraps) and ``esc``.
+
+Layout of ``build/``::
+
+    derivations/main.tex          the article; \input's each derivation
+    derivations/<name>.tex        one \section per derivation
+    plots/<file>.png              figures, included as ../plots/<file>.png
+    audit/report.tex              (optional) \input when it exists
+
+A step that rests on a Lean theorem is marked ``\lean{MoeTheory.name}``
+(leanblueprint's convention); ``main.tex`` defines ``\lean`` to print the
+name, and each derivation file only ``\providecommand``'s it, so a
+blueprint document may define its own.
+
+The LaTeX needs pdflatex with packages from TeX Live's ``latex-base`` and
+``latex-recommended`` collections only (amsmath, amssymb, graphicx, array,
+longtable, booktabs, geometry, url, hyperref); :func:`compile_pdf` runs it.
+
+>>> from pysym.derive.library import build
+>>> tex = derivation_tex(build("compute_optimal").verify({}))
+>>> tex.splitlines()[4]
+'\\section{Compute-optimal allocation for L = E + A/N\\textasciicircum{}alpha + B/D\\textasciicircum{}beta under C = 6ND}\\label{compute-optimal}'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+import jinja2
+
+from pysym.derive.core import Report
+from pysym.errors import UserError
+from pysym.paths import write_atomic
+from pysym.render.text import tex_code, tex_escape, tex_pdfstring, tex_prose
+from pysym.render.view import build_view
+
+__all__ = [
+    "LatexError",
+    "environment",
+    "derivation_tex",
+    "master_tex",
+    "render_derivation",
+    "render_master",
+    "pdflatex_available",
+    "compile_pdf",
+    "PLOTS_DIR",
+]
+
+PLOTS_DIR = "../plots"  # where the figures are, relative to the folder of main.tex
+
+
+class LatexError(UserError):
+    """pdflatex is missing or failed; the message ends with the log's tail."""
+
+    exit_code = 1
+
+
+def _period(text: str) -> str:
+    text = str(text).rstrip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def _drop(text: str, prefix: str) -> str:
+    text = str(text)
+    if text.startswith(prefix):
+        text = text[len(prefix):].lstrip(":; ")
+    return text
+
+
+_ENV: jinja2.Environment | None = None
+
+
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment for the LaTeX templates (``\\BLOCK``/``\\VAR`` delimiters)."""
+    global _ENV
+    if _ENV is None:
+        env = jinja2.Environment(
+            loader=jinja2.PackageLoader("pysym.render", "templates"),
+            block_start_string=r"\BLOCK{",
+            block_end_string="}",
+            variable_start_string=r"\VAR{",
+            variable_end_string="}",
+            comment_start_string=r"\#{",
+            comment_end_string="}",
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            autoescape=False,
+            undefined=jinja2.StrictUndefined,
+        )
+        env.filters.update(tex=tex_prose, code=tex_code, esc=tex_escape, pdf=tex_pdfstring, period=_period,
+                           drop=_drop)
+        _ENV = env
+    return _ENV
+
+
+def _clean(text: str) -> str:
+    """Trailing spaces off and exactly one final newline (stable bytes)."""
+    text = "\n".join(line.rstrip() for line in text.splitlines())
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n") + "\n"
+
+
+def derivation_tex(report: Report, plots=(), statements: dict[str, str] | None = None,
+                   plots_dir: str = PLOTS_DIR) -> str:
+    """The LaTeX of one derivation (a ``\\section``), as a string.
+
+    ``plots``: ``(file name, caption)`` pairs from :func:`pysym.render.plots.render_plots`;
+    ``statements``: Lean statements (``{theorem: text}``) to quote under each premise."""
+    view = build_view(report, plots, statements)
+    return _clean(environment().get_template("derivation.tex.j2").render(d=view, plots_dir=plots_dir))
+
+
+_SAFE_INPUT = re.compile(r"[A-Za-z0-9._/-]+")
+
+
+def _input_path(path) -> str:
+    text = PurePosixPath(Path(path).as_posix()).as_posix()
+    if text.endswith(".tex"):
+        text = text[:-4]
+    if not _SAFE_INPUT.fullmatch(text):
+        raise ValueError(f"{path}: a LaTeX \\input path may only use letters, digits and . _ / -")
+    return text
+
+
+def master_tex(names: Iterable[str], extra_inputs: Iterable = ()) -> str:
+    """The LaTeX of ``main.tex``: the article that ``\\input``'s each derivation
+    and then each of ``extra_inputs`` (paths relative to main.tex's folder,
+    skipped at compile time when absent)."""
+    names = [_input_path(n) for n in names]
+    extras = [_input_path(p) + ".tex" for p in extra_inputs]
+    return _clean(environment().get_template("main.tex.j2").render(names=names, extra_inputs=extras))
+
+
+def render_derivation(report: Report, out_dir: Path, *, plots=None,
+                      statements: dict[str, str] | None = None) -> Path:
+    """Write ``out_dir/<name>.tex`` and return its path.
+
+    Without ``plots``, the derivation's plots are rendered into the sibling
+    folder ``out_dir/../plots`` first (see :func:`pysym.render.plots.render_plots`)."""
+    out_dir = Path(out_dir)
+    if plots is None:
+        from pysym.render.plots import render_plots
+
+        plots = render_plots(report, out_dir.parent / "plots")
+    path = out_dir / f"{report.derivation.name}.tex"
+    write_atomic(path, derivation_tex(report, plots, statements))
+    return path
+
+
+def render_master(out_dir: Path, names: Iterable[str], extra_inputs: Iterable = ()) -> Path:
+    """Write ``out_dir/main.tex`` (see :func:`master_tex`) and return its path."""
+    path = Path(out_dir) / "main.tex"
+    write_atomic(path, master_tex(names, extra_inputs))
+    return path
+
+
+def pdflatex_available() -> bool:
+    """Whether ``pdflatex`` is on PATH."""
+    return shutil.which("pdflatex") is not None
+
+
+def _tail(path: Path, fallback: str, lines: int = 30) -> str:
+    """The useful part of a TeX log: from the first error on, else the last lines."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = fallback
+    m = re.search(r"^(?:! |\S*\.tex:\d+: )", text, re.M)
+    if m:
+        return "\n".join(text[m.start():].splitlines()[:lines])
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300) -> Path:
+    """Run ``pdflatex -interaction=nonstopmode -halt-on-error`` on ``main_tex``
+    in its folder (twice by default, for the contents and references) and
+    return the PDF's path; raise :class:`LatexError` with the log's tail on failure."""
+    main_tex = Path(main_tex).resolve()
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        raise LatexError("pdflatex is not installed (Debian/Ubuntu: apt-get install texlive-latex-base "
+                         "texlive-latex-recommended)")
+    cmd = [exe, "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "-no-shell-escape",
+           main_tex.name]
+    env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"),
+               FORCE_SOURCE_DATE="1")
+    log = main_tex.with_suffix(".log")
+    for i in range(runs):
+        try:
+            proc = subprocess.run(cmd, cwd=main_tex.parent, stdin=subprocess.DEVNULL, capture_output=True,
+                                  text=True, errors="replace", timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            raise LatexError(f"pdflatex {main_tex.name}: no result after {timeout:.0f} s "
+                             f"(log: {log})") from None
+        if proc.returncode != 0:
+            raise LatexError(f"pdflatex failed on {main_tex} (run {i + 1}, exit {proc.returncode}); "
+                             f"log: {log}\n" + _tail(log, proc.stdout))
+    pdf = main_tex.with_suffix(".pdf")
+    if not pdf.is_file():
+        raise LatexError(f"pdflatex wrote no {pdf.name}; log: {log}\n" + _tail(log, ""))
+    return pdf

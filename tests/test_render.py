@@ -1,0 +1,318 @@
+"""Rendering derivations: LaTeX (compiled with pdflatex), notebooks (executed), plots.
+
+The derivations are verified once per session against the Lean statements:
+``build/lean/statements.json`` when it exists, else from a real Lean check
+(the ``real_check`` fixture; slow).  Tests marked ``notebook`` execute the
+generated notebooks with nbclient (a few seconds each); select or skip them
+with ``-m notebook`` / ``-m "not notebook"``.  Tests needing pdflatex are
+skipped, saying so, only when it is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import sympy as sp
+
+from pysym.derive.core import Assumption, Bound, Derivation, Identity, Premise, Remark, Sign, Var
+from pysym.derive.run import load_statements, run
+from pysym.render import (
+    LatexError,
+    compile_pdf,
+    derivation_tex,
+    master_tex,
+    notebook_json,
+    pdflatex_available,
+    render_all,
+)
+from pysym.render.text import md_prose, tex_escape, tex_prose
+
+from conftest import ROOT
+
+needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
+                                    reason="pdflatex is not installed (apt-get install texlive-latex-base "
+                                           "texlive-latex-recommended)")
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def statements_json(request, tmp_path_factory) -> Path:
+    """A statements.json of the real tree (the project's own, else from a Lean check)."""
+    path = ROOT / "build" / "lean" / "statements.json"
+    if path.is_file():
+        return path
+    from pysym.lean.statements import write_statements
+
+    result, build = request.getfixturevalue("real_check")
+    assert result.ok, result.problems
+    return write_statements(result, build)
+
+
+@pytest.fixture(scope="session")
+def statements(statements_json) -> dict[str, str]:
+    return load_statements(statements_json.parent.parent)
+
+
+@pytest.fixture(scope="session")
+def reports(statements):
+    reports = run(None, statements)
+    assert all(r.ok for r in reports), [(r.derivation.name, [f.step.id for f in r.failures()]) for r in reports]
+    return reports
+
+
+@pytest.fixture(scope="session")
+def project(tmp_path_factory, statements_json) -> Path:
+    """A project root (lakefile.lean, MoeTheory/, build/lean/statements.json) for rendering into."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "lakefile.lean").write_text((ROOT / "lakefile.lean").read_text())
+    (root / "MoeTheory").mkdir()
+    (root / "build" / "lean").mkdir(parents=True)
+    shutil.copy(statements_json, root / "build" / "lean" / "statements.json")
+    return root
+
+
+@pytest.fixture(scope="session")
+def rendered(reports, statements, project) -> dict[str, list[Path]]:
+    return render_all(reports, project / "build", statements=statements,
+                      extra_inputs=["../audit/report.tex"])
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.suffix in (".tex", ".ipynb", ".png")}
+
+
+def _step_block(tex: str, anchor: str) -> str:
+    start = tex.index(r"\mtstep{" + anchor + "}")
+    end = tex.find(r"\mtstep{", start + 1)
+    return tex[start:end if end > 0 else len(tex)]
+
+
+# --------------------------------------------------------------------------- layout and determinism
+
+
+def test_render_all_layout(rendered, reports, project):
+    build = project / "build"
+    names = [r.derivation.name for r in reports]
+    assert rendered["derivations"] == [build / "derivations" / f"{n}.tex" for n in names]
+    assert rendered["master"] == [build / "derivations" / "main.tex"]
+    assert rendered["notebooks"] == [build / "notebooks" / f"{n}.ipynb" for n in names]
+    assert {p.name for p in rendered["plots"]} == {"zhao_error_curves.png", "zhao_regimes.png",
+                                                   "comprehensive_ratio.png"}
+    for paths in rendered.values():
+        for p in paths:
+            assert p.is_file() and p.stat().st_size > 0
+    assert not [p for p in build.rglob("*.tmp")], "temporary files left behind"
+
+
+def test_rendering_is_deterministic_across_processes(rendered, project, statements_json, tmp_path):
+    """A fresh process (other hash seed) verifies and renders everything again: same bytes."""
+    out = tmp_path / "build"
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from pysym.derive.run import load_statements, run\n"
+        "from pysym.render import render_all\n"
+        "st = load_statements(Path(sys.argv[1]))\n"
+        "render_all(run(None, st), Path(sys.argv[2]), statements=st, extra_inputs=['../audit/report.tex'])\n"
+    )
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    proc = subprocess.run([sys.executable, "-c", script, str(statements_json.parent.parent), str(out)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    first, second = _files(project / "build"), _files(out)
+    assert sorted(first) == sorted(second)
+    different = [name for name in first if first[name] != second[name]]
+    assert not different, f"not byte-identical: {different}"
+
+
+def test_render_twice_in_process_is_identical(reports, statements, tmp_path):
+    small = [r for r in reports if r.derivation.name in ("routing_term", "comprehensive_law")]
+    a = render_all(small, tmp_path / "a", statements=statements)
+    b = render_all(small, tmp_path / "b", statements=statements)
+    for pa, pb in zip(sum(a.values(), []), sum(b.values(), [])):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+
+
+def test_failure_writes_nothing(tmp_path):
+    def broken_plot(out, plt):
+        fig, ax = plt.subplots()
+        fig.savefig(out / "half.png")
+        raise RuntimeError("plot failed")
+
+    x = Var("x", 1, 10, "a number")
+    d = Derivation("broken", "Broken plot", vars=[x], steps=[
+        Bound("pos", 0, x.symbol, by=Sign(), text="x > 0")], conclusion="pos", plots=[broken_plot])
+    with pytest.raises(RuntimeError, match="plot failed"):
+        render_all([d.verify()], tmp_path / "build", statements={})
+    assert not [p for p in (tmp_path / "build").rglob("*") if p.is_file()]
+
+
+# --------------------------------------------------------------------------- LaTeX content
+
+
+def test_lean_premise_is_marked_for_leanblueprint(rendered, project):
+    tex = (project / "build" / "derivations" / "zhao_theorem1.tex").read_text()
+    block = _step_block(tex, "zhao-theorem1-choose")
+    assert r"\lean{MoeTheory.choose_le_pow}" in block
+    assert "Lean statement:" in block and r"\ensuremath{\forall}" in block  # the statement, Unicode mapped
+    routing = (project / "build" / "derivations" / "routing_term.tex").read_text()
+    assert r"\lean{MoeTheory.choose_mul_factorial_le_pow}" in _step_block(routing, "routing-term-upper")
+    main = (project / "build" / "derivations" / "main.tex").read_text()
+    assert r"\newcommand{\lean}[1]" in main
+
+
+def test_step_justifications_are_labelled(rendered, project):
+    tex = (project / "build" / "derivations" / "zhao_optimal_k.tex").read_text()
+    assert "checked numerically only, not proved" in _step_block(tex, "zhao-optimal-k-tie-below")
+    assert "computed numerically, not proved" in _step_block(tex, "zhao-optimal-k-rho-star")
+    assert "proved by SymPy" in _step_block(tex, "zhao-optimal-k-lit-global")
+    assert r"\mtgraphic{../plots/zhao_regimes.png}" in tex  # \includegraphics, shrunk to the text width
+    thm = (project / "build" / "derivations" / "zhao_theorem1.tex").read_text()
+    lemma5 = _step_block(thm, "zhao-theorem1-lemma5")
+    assert r"rests on assumption \textbf{A3}" in lemma5 and "Lemma 5 of the paper" in lemma5
+    assert "Numeric spot-check" in lemma5
+    main = (project / "build" / "derivations" / "main.tex").read_text()
+    assert r"\IfFileExists{../audit/report.tex}{\clearpage\input{../audit/report.tex}}{}" in main
+    assert all(rf"\input{{{n}}}" in main for n in ("zhao_theorem1", "compute_optimal"))
+
+
+def test_text_escaping():
+    assert tex_escape("a_b 50% R&D #1 $x {y} ~ ^ \\") == (
+        r"a\_b 50\% R\&D \#1 \$x \{y\} \textasciitilde{} \textasciicircum{} \textbackslash{}")
+    assert tex_prose("k <= T and `n_k`") == r"k \ensuremath{\le} T and \texttt{\frenchspacing n\char95{}\allowbreak{}k}"
+    assert "[U+2603]" in tex_escape("☃")
+    assert md_prose("a_b * $x$") == r"a\_b \* \$x\$"
+
+
+HOSTILE = "Text with _ % & # $ { } ~ ^ \\ and ∀ ε ≤ Γ ⟪μ⟫, plus <= and a `code_span%#` and long_token_" + "x" * 80
+
+
+def _hostile_derivation() -> Derivation:
+    x = Var("x_1", 1, 10**6, "the 50% & #1 quantity_x {braces}", latex="x_1")
+    return Derivation(
+        "hostile_case", "Escaping: 100% of A_B & C#", vars=[x],
+        steps=[
+            Premise("prem", "MoeTheory.choose_le_pow", sp.Le(x.symbol, x.symbol**2), text=HOSTILE),
+            Remark("note", text=HOSTILE),
+            Identity("same", sp.log(x.symbol**2), 2 * sp.log(x.symbol), text=HOSTILE),
+            Bound("pos", 0, x.symbol, by=Sign(), text="x_1 >= 0 & 5% ~"),
+        ],
+        conclusion="pos", source="Source_with % & #", summary=HOSTILE,
+        assumptions=[Assumption("A_1", HOSTILE)], findings=[HOSTILE],
+    )
+
+
+def test_escaping_in_rendered_latex():
+    report = _hostile_derivation().verify({})  # no statements: the premise fails, visibly
+    assert not report.ok
+    tex = derivation_tex(report)
+    assert r"Escaping: 100\% of A\_B \& C\#" in tex
+    assert r"the 50\% \& \#1 quantity\_x \{braces\}" in tex
+    assert r"\lean{MoeTheory.choose_le_pow}" in tex
+    assert "This derivation does not verify" in tex
+    assert tex_prose(HOSTILE) in tex
+    assert r"\_ \% \& \# \$ \{ \} \textasciitilde{} \textasciicircum{} \textbackslash{}" in tex
+    assert all(ord(c) < 128 for c in tex), "non-ASCII left in the LaTeX"
+
+
+@needs_pdflatex
+def test_hostile_text_compiles(tmp_path):
+    folder = tmp_path / "derivations"
+    folder.mkdir()
+    (folder / "hostile_case.tex").write_text(derivation_tex(_hostile_derivation().verify({})))
+    (folder / "main.tex").write_text(master_tex(["hostile_case"], ["../audit/report.tex"]))
+    pdf = compile_pdf(folder / "main.tex")
+    assert pdf.is_file() and pdf.stat().st_size > 1000
+    _assert_no_overfull(folder / "main.log")
+
+
+def _assert_no_overfull(log: Path, tolerance_pt: float = 3.0):
+    text = log.read_text(errors="replace")
+    wide = [float(m) for m in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", text)]
+    assert all(w <= tolerance_pt for w in wide), f"overfull boxes: {wide}"
+
+
+@needs_pdflatex
+def test_master_document_compiles(rendered, project):
+    assert pdflatex_available()
+    main = rendered["master"][0]
+    pdf = compile_pdf(main)
+    assert pdf == main.with_suffix(".pdf") and pdf.read_bytes().startswith(b"%PDF")
+    log = main.with_suffix(".log").read_text(errors="replace")
+    assert "Rerun to get" not in log  # the second run settled the references
+    assert "There were undefined references" not in log
+    _assert_no_overfull(main.with_suffix(".log"))
+
+
+@needs_pdflatex
+def test_compile_error_reports_log_tail(tmp_path):
+    main = tmp_path / "main.tex"
+    main.write_text("\\documentclass{article}\n\\begin{document}\n\\undefinedmacro\n\\end{document}\n")
+    with pytest.raises(LatexError) as info:
+        compile_pdf(main)
+    assert "Undefined control sequence" in str(info.value)
+
+
+# --------------------------------------------------------------------------- notebooks
+
+
+def test_notebooks_are_valid_and_unexecuted(rendered):
+    for path in rendered["notebooks"]:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+        assert nb.metadata.kernelspec.name == "python3"
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code and all(c.execution_count is None and c.outputs == [] for c in code)
+        assert len({c.id for c in nb.cells}) == len(nb.cells)
+        name = path.stem
+        assert f'build("{name}")' in code[0].source
+        assert "assert report.ok" in code[-1].source
+
+
+def test_notebook_steps(rendered, reports):
+    r = next(r for r in reports if r.derivation.name == "zhao_theorem1")
+    nb = nbformat.reads(notebook_json(r), as_version=4)
+    sources = [c.source for c in nb.cells]
+    step = next(i for i, s in enumerate(sources) if s.startswith("### Step `choose`"))
+    assert "$$\n{\\binom{T}{k}} \\leq T^{k}\n$$" in sources[step]
+    assert 'report.result("choose")' in sources[step + 1]
+
+
+def _execute(path: Path):
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return nb
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", ["zhao_theorem1", "routing_term", "zhao_remark3", "zhao_optimal_k",
+                                  "mayaki_scaling", "comprehensive_law", "compute_optimal"])
+def test_notebook_executes(rendered, project, name):
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = _execute(project / "build" / "notebooks" / f"{name}.ipynb")
+    last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert f"steps of {name} verify" in last
+    claims = [c for c in nb.cells if c.cell_type == "code" and "report.result(" in c.source]
+    assert claims and all(any(o.output_type == "execute_result" for o in c.outputs) for c in claims)
+    assert all("ok: True" in "".join(o.get("text", "") for o in c.outputs) for c in claims)
+
+
+def test_paths_in_json_are_relative(rendered):
+    for path in rendered["notebooks"]:
+        assert str(ROOT) not in path.read_text() and "/tmp" not in path.read_text()
+    data = json.loads(rendered["notebooks"][0].read_text())
+    assert data["metadata"]["language_info"] == {"name": "python"}
