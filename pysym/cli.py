@@ -54,12 +54,42 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_all = sub.add_parser("all", formatter_class=_Formatter,
-                           help="the main job: check proofs, extract statements, write reports",
-                           description="Run every stage in order and write the results under build/: "
-                                       "the Lean check (build/lean/check.json), the exported "
-                                       "statements (build/lean/statements.json).")
+                           help="the main job: check proofs, derive, audit, write every report",
+                           description="Run every stage in order and write the results under build/: the Lean "
+                                       "check (build/lean/check.json, statements.json), the derivations "
+                                       "(build/derivations/*.tex, main.tex, main.pdf when pdflatex is installed, "
+                                       "build/notebooks/*.ipynb, build/plots/), and the audit of paper_checks/ "
+                                       "(build/audit/report.{md,tex,json}). Exit 1 if the proofs, a derivation or "
+                                       "an expected verdict fail; 2 for an invalid claims file.")
     p_all.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_all.add_argument("--no-pdf", action="store_true", help="do not compile build/derivations/main.pdf")
     p_all.set_defaults(func=_cmd_all)
+
+    p_der = sub.add_parser(
+        "derive", formatter_class=_Formatter,
+        help="re-derive bounds, optima and exponents from the Lean statements; write LaTeX and notebooks",
+        description="Build and verify the derivations (all, or the NAMEs given): every step is proved by "
+                    "SymPy, taken from a Lean theorem (its elaborated statement must match), or labelled with "
+                    "the assumption it rests on, and spot-checked with mpmath at 50 digits. Writes "
+                    "build/derivations/<name>.tex, build/derivations/main.tex, build/notebooks/<name>.ipynb and "
+                    "build/plots/. Runs the (cached) Lean check first. Exit 1 if a derivation does not verify.")
+    p_der.add_argument("names", nargs="*", metavar="NAME", help="derivations to run (default: all; see --list)")
+    p_der.add_argument("--list", action="store_true", help="list the derivations and exit")
+    p_der.add_argument("--pdf", action="store_true", help="also compile build/derivations/main.pdf (pdflatex)")
+    p_der.set_defaults(func=_cmd_derive)
+
+    p_aud = sub.add_parser(
+        "audit", formatter_class=_Formatter,
+        help="audit papers' claims (paper_checks/*.toml): holds / fails / conditional / inconclusive",
+        description="Read claims files (default: paper_checks/*.toml), give every claim a verdict with its "
+                    "evidence, print a table per paper, and write build/audit/report.{md,tex,json} and plots. "
+                    "Exit 0 when every verdict equals its `expected`, 1 when one differs, 2 for invalid input "
+                    "(reported with file, claim id and what is wrong; the other claims are still audited). "
+                    "The format is documented in paper_checks/README.md.")
+    p_aud.add_argument("files", nargs="*", metavar="FILE", help="claims files (default: paper_checks/*.toml)")
+    p_aud.add_argument("--json", action="store_true",
+                       help="print the JSON report (a list of verdicts) on stdout instead of the table")
+    p_aud.set_defaults(func=_cmd_audit)
 
     p_lean = sub.add_parser("lean", help="Lean toolchain, proof check, statements",
                             description="Work with the Lean 4 library in MoeTheory/.")
@@ -153,7 +183,7 @@ def _run_check(args, root: Path):
     from pysym.lean.source import Problem
     from pysym.paths import build_dir
 
-    result = check_project(root, progress=_progress(args), use_cache=not args.no_cache,
+    result = check_project(root, progress=_progress(args), use_cache=not getattr(args, "no_cache", False),
                            timeout=getattr(args, "timeout", 1800))
     if result.ok:
         missing = missing_exports(result)
@@ -223,24 +253,123 @@ def _cmd_info(args) -> int:
     return 0
 
 
-def _cmd_all(args) -> int:
+def _statements_for(args, root: Path) -> dict[str, str]:
+    """The Lean statements, after a (cached) check; a failing check is an error."""
     from pysym.lean.statements import write_statements
+    from pysym.paths import build_dir
+
+    result = _run_check(args, root)
+    if not result.ok:
+        _report_check(result, stream=sys.stderr)
+        raise UserError("the Lean check failed, so nothing can start from its statements; fix the problems "
+                        "above (`moe-theory lean check`)", exit_code=1)
+    write_statements(result, build_dir(root))
+    return {name: info["statement"] for name, info in result.statements.items()}
+
+
+def _derive(args, root: Path, statements: dict, names, *, pdf: bool) -> int:
+    from pysym.derive.run import run
+    from pysym.paths import build_dir
+    from pysym.render import compile_pdf, pdflatex_available, render_all
+
+    build = build_dir(root)
+    progress = _progress(args)
+    reports = run(names or None, statements, progress)
+    written = render_all(reports, build, extra_inputs=["../audit/report.tex"], statements=statements)
+    failed = [r for r in reports if not r.ok]
+    for r in reports:
+        methods: dict[str, int] = {}
+        for s in r.steps:
+            if s.method != "remark":
+                methods[s.method] = methods.get(s.method, 0) + 1
+        how = ", ".join(f"{n} {m}" for m, n in sorted(methods.items()))
+        print(f"  {r.derivation.name:<20} {'verified' if r.ok else 'FAILED':<9} {how}")
+        for bad in r.failures():
+            print(f"      step `{bad.step.id}` ({bad.method}): {bad.detail}")
+    n_files = sum(len(v) for v in written.values())
+    print(f"derive: {len(reports) - len(failed)} of {len(reports)} derivations verified; {n_files} files under "
+          f"{build.relative_to(root) if build.is_relative_to(root) else build}")
+    if pdf:
+        if pdflatex_available():
+            progress.step("  compiling build/derivations/main.pdf (pdflatex, twice)")
+            print(f"  pdf: {compile_pdf(build / 'derivations' / 'main.tex')}")
+        else:
+            print("  pdf: skipped (pdflatex is not installed; `apt-get install texlive-latex-base "
+                  "texlive-latex-recommended`)")
+    return 1 if failed else 0
+
+
+def _cmd_derive(args) -> int:
+    from pysym.derive.library import REGISTRY, build
+    from pysym.derive.run import select
+
+    if args.list:
+        for name in REGISTRY:
+            print(f"{name:<20} {build(name).title}")
+        return 0
+    select(args.names)  # unknown names fail before any work
+    root = _root(args)
+    statements = _statements_for(args, root)
+    return _derive(args, root, statements, args.names, pdf=args.pdf)
+
+
+def _audit(args, root: Path, statements: dict, files) -> int:
+    from pysym.audit import audit, default_files, exit_code
+    from pysym.audit.report import json_text, terminal_table, write_reports
+    from pysym.paths import build_dir
+
+    paths = [Path(f) for f in files] if files else default_files(root)
+    if not paths:
+        raise UserError(f"no claims files: {root / 'paper_checks'} has no *.toml (see paper_checks/README.md)")
+    result = audit(paths, statements, root=root, progress=_progress(args))
+    written = write_reports(result, build_dir(root))
+    if getattr(args, "json", False):
+        sys.stdout.write(json_text(result))
+    else:
+        print(terminal_table(result, color=sys.stdout.isatty()))
+        print("  reports: " + ", ".join(str(p.relative_to(root)) if p.is_relative_to(root) else str(p)
+                                        for p in written.values()))
+    for err in result.errors:
+        print(f"moe-theory: invalid input: {err}", file=sys.stderr)
+    return exit_code(result)
+
+
+def _cmd_audit(args) -> int:
+    root = _root(args)
+    statements = _statements_for(args, root)
+    return _audit(args, root, statements, args.files)
+
+
+def _cmd_all(args) -> int:
     from pysym.paths import build_dir
 
     t0 = time.monotonic()
     root = _root(args)
     build = build_dir(root)
     progress = _progress(args)
-    progress.step("[1/1] Lean: checking the proofs")
+    progress.step("[1/3] Lean: checking the proofs")
     result = _run_check(args, root)
     _report_check(result)
     if not result.ok:
         print("moe-theory all: stopped: the Lean check failed (see the problems above)", file=sys.stderr)
         return 1
-    path = write_statements(result, build)
-    progress.step(f"      statements of {len(result.statements)} theorems -> {path.relative_to(root)}")
-    print(f"moe-theory all: done in {time.monotonic() - t0:.1f} s; reports in {build}")
-    return 0
+    statements = _statements_for(args, root)
+    progress.step("[2/3] Deriving")
+    derive_code = _derive(args, root, statements, None, pdf=False)
+    progress.step("[3/3] Auditing paper_checks/")
+    audit_code = _audit(args, root, statements, None)
+    if not args.no_pdf:
+        from pysym.render import compile_pdf, pdflatex_available
+
+        if pdflatex_available():
+            progress.step("      compiling build/derivations/main.pdf")
+            compile_pdf(build / "derivations" / "main.tex")
+        else:
+            print("      (main.pdf not compiled: pdflatex is not installed)")
+    code = max(derive_code, audit_code)
+    state = "done" if code == 0 else "finished with problems (see above)"
+    print(f"moe-theory all: {state} in {time.monotonic() - t0:.1f} s; reports in {build}")
+    return code
 
 
 # --------------------------------------------------------------------------- entry point

@@ -152,7 +152,8 @@ def _var(cf: ClaimsFile, claim: Claim, key: str, value=None) -> sp.Symbol:
 _RELS = {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt, "==": sp.Eq}
 
 
-def _relation_verdict(cf, claim, ctx: _Context, lhs, rel: str, rhs, what: str) -> tuple[str, str, dict]:
+def _relation_verdict(cf, claim, ctx: _Context, lhs, rel: str, rhs, what: str,
+                      shown: str | None = None) -> tuple[str, str, dict]:
     """Prove ``lhs rel rhs`` on the region, else look for a counterexample."""
     order = ctx.order()
     if rel == "==":
@@ -180,7 +181,9 @@ def _relation_verdict(cf, claim, ctx: _Context, lhs, rel: str, rhs, what: str) -
     if p.ok:
         ev["method"] = "proved (SymPy)"
         ev["proof"] = p.how
-        return "holds", f"{what} holds: {p.how}", ev
+        shown = shown or sp.sstr(relation)
+        shown = shown if len(shown) <= 90 else shown[:87] + "..."
+        return "holds", f"proved: {shown} ({p.how})", ev
     if not check.ok:
         ev["method"] = "numeric"
         return "inconclusive", f"could not evaluate {what}: {check.detail}", ev
@@ -320,7 +323,8 @@ def _inequality(cf, claim):
         raise AuditInputError(cf.path, claim.id, "`rel` must be one of <=, <, >=, >")
     ctx = _Context(cf, claim, claim.fields.get("region"))
     lhs, rhs = _sides(cf, claim)
-    verdict, summary, ev = _relation_verdict(cf, claim, ctx, lhs, rel, rhs, "the inequality")
+    verdict, summary, ev = _relation_verdict(cf, claim, ctx, lhs, rel, rhs, "the inequality",
+                                             f"{claim.fields['lhs']} {rel} {claim.fields['rhs']}")
     if verdict == "fails" and "condition" in claim.fields:
         return _split_by_condition(cf, claim, ctx, _RELS[rel](lhs, rhs, evaluate=False), ev)
     return verdict, summary, ev
@@ -351,7 +355,8 @@ def _split_by_condition(cf, claim, ctx, relation, ev):
 def _identity(cf, claim):
     ctx = _Context(cf, claim, claim.fields.get("region"))
     lhs, rhs = _sides(cf, claim)
-    return _relation_verdict(cf, claim, ctx, lhs, "==", rhs, "the identity")
+    return _relation_verdict(cf, claim, ctx, lhs, "==", rhs, "the identity",
+                             f"{claim.fields['lhs']} == {claim.fields['rhs']}")
 
 
 _SIGNS = {"positive": ">", "negative": "<", "nonnegative": ">=", "nonpositive": "<="}
@@ -368,12 +373,13 @@ def _sign(cf, claim):
                                                  "`over` and `param`")
     ctx = _Context(cf, claim, claim.fields.get("region"))
     expr = cf.parse(claim, "expr")
-    what = "the sign"
+    what, shown = "the sign", f"{claim.fields['expr']} {_SIGNS[sign]} 0"
     if "wrt" in claim.fields:
         v = _var(cf, claim, "wrt")
         expr = sp.diff(expr, v)
         what = f"the sign of the derivative in {v}"
-    return _relation_verdict(cf, claim, ctx, expr, _SIGNS[sign], sp.Integer(0), what)
+        shown = f"d/d{v} [{claim.fields['expr']}] {_SIGNS[sign]} 0"
+    return _relation_verdict(cf, claim, ctx, expr, _SIGNS[sign], sp.Integer(0), what, shown)
 
 
 def _value(cf, claim):
@@ -441,18 +447,21 @@ def _premise(cf, claim):
     if not isinstance(hyps, dict):
         raise AuditInputError(cf.path, claim.id, "`hypotheses` must map a fragment of a Lean hypothesis to "
                                                  "the reason it is granted")
-    names = {frag: f"H{i}" for i, frag in enumerate(hyps, start=1)}
+    names = {frag: str(why) for frag, why in hyps.items()}
     ctx = _Context(cf, claim)
     d = ctx.deriv
-    d.assumptions = [Assumption(names[f], str(t)) for f, t in hyps.items()]
+    d.assumptions = [Assumption(str(why), str(why)) for why in hyps.values()]
     step = Premise(claim.id, theorem, relation, bind=bind, terms=terms, hypotheses=names)
     res = step.check(d, {"statements": statements, "steps": {}})
     ev = {"theorem": theorem, "lean_statement": statements[theorem], "method": "Lean theorem (kernel-checked)",
           "detail": res.detail}
     if res.ok:
-        return "holds", f"`{theorem}` states it: {res.detail}", ev
-    if "hypothesis" in res.detail and "does not match" not in res.detail:
-        return "conditional", f"holds only under the Lean theorem's extra hypotheses: {res.detail}", ev
+        return "holds", f"the Lean theorem `{theorem}` proves it ({res.detail.split('; ', 1)[-1]})", ev
+    if res.undischarged and "does not match" not in res.detail:
+        cond = " and ".join(res.undischarged)
+        ev["condition"] = cond
+        return "conditional", (f"holds only if {cond}: the Lean theorem `{theorem}` needs it, and the claim's "
+                               "ranges do not guarantee it"), ev
     return "fails", res.detail, ev
 
 

@@ -128,6 +128,7 @@ class StepResult:
     numeric: numeric.NumericCheck | None = None
     lean: str | None = None
     assumption: str | None = None
+    undischarged: list = field(default_factory=list)  # Lean hypotheses neither implied nor assumed
 
     def describe(self) -> str:
         return self.detail
@@ -235,18 +236,19 @@ class Premise(Step):
         if not _same_relation(conclusion, self.relation, d.order()):
             problems.append(f"its conclusion `{sp.sstr(conclusion)}` does not match the premise "
                             f"`{sp.sstr(self.relation)}`")
-        discharged = []
+        discharged, open_hyps = [], []
         for hyp in st.hypotheses:
             h = self._rewrite(hyp, subs)
             why = self._hypothesis_ok(h, d)
             if why is None:
+                open_hyps.append(sp.sstr(h))
                 problems.append(f"its hypothesis `{sp.sstr(h)}` is neither implied by the domain nor a named "
                                 "assumption of the derivation")
             else:
                 discharged.append(f"`{_short_text(hyp)}`: {why}")
         if problems:
             return StepResult(self, False, "lean", f"Lean theorem `{self.lean}`: " + "; ".join(problems),
-                              lean=self.lean)
+                              lean=self.lean, undischarged=open_hyps)
         detail = f"the conclusion of `{self.lean}` as Lean elaborates it"
         if discharged:
             detail += "; its hypotheses: " + "; ".join(discharged)

@@ -29,13 +29,19 @@ anything is written, then written atomically
 (:func:`pysym.paths.write_atomic`): a failure leaves no half-written file.
 The same reports give byte-identical files.
 
+>>> import sympy as sp
+>>> from pysym.derive.core import Derivation, Identity, Var
+>>> delta = Var("delta", 0.01, 1, "a small number", latex=r"\delta")
+>>> d = Derivation("demo", "Logarithm of a square", vars=[delta], steps=[
+...     Identity("sq", sp.log(delta.symbol**2), 2 * sp.log(delta.symbol), "log of a power")],
+...     conclusion="sq")
+>>> report = d.verify()
 >>> import tempfile
 >>> from pathlib import Path
->>> from pysym.derive.run import run
 >>> with tempfile.TemporaryDirectory() as tmp:
-...     written = render_all(run(["compute_optimal"], statements={}), Path(tmp))
+...     written = render_all([report], Path(tmp), statements={})
 ...     sorted(str(p.relative_to(tmp)) for paths in written.values() for p in paths)
-['derivations/compute_optimal.tex', 'derivations/main.tex', 'notebooks/compute_optimal.ipynb']
+['derivations/demo.tex', 'derivations/main.tex', 'notebooks/demo.ipynb']
 """
 
 from __future__ import annotations

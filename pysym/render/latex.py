@@ -24,10 +24,18 @@ The LaTeX needs pdflatex with packages from TeX Live's ``latex-base`` and
 ``latex-recommended`` collections only (amsmath, amssymb, graphicx, array,
 longtable, booktabs, geometry, url, hyperref); :func:`compile_pdf` runs it.
 
->>> from pysym.derive.library import build
->>> tex = derivation_tex(build("compute_optimal").verify({}))
->>> tex.splitlines()[4]
-'\\section{Compute-optimal allocation for L = E + A/N\\textasciicircum{}alpha + B/D\\textasciicircum{}beta under C = 6ND}\\label{compute-optimal}'
+>>> import sympy as sp
+>>> from pysym.derive.core import Derivation, Identity, Var
+>>> delta = Var("delta", 0.01, 1, "a small number", latex=r"\delta")
+>>> d = Derivation("demo", "Logarithm of a square", vars=[delta], steps=[
+...     Identity("sq", sp.log(delta.symbol**2), 2 * sp.log(delta.symbol), "log of a power")],
+...     conclusion="sq")
+>>> report = d.verify()
+>>> tex = derivation_tex(report)
+>>> print(next(line for line in tex.splitlines() if line.startswith(r"\mtstep")))
+\mtstep{demo-sq}{\texttt{\frenchspacing sq}}{identity}
+>>> print(next(line for line in tex.splitlines() if line.startswith(r"\[")))
+\[ \mtfit{\log{\left(\delta^{2} \right)} = 2 \log{\left(\delta \right)}} \]
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ import jinja2
 from pysym.derive.core import Report
 from pysym.errors import UserError
 from pysym.paths import write_atomic
-from pysym.render.text import tex_code, tex_escape, tex_pdfstring, tex_prose
+from pysym.render.text import drop_prefix, sentence, tex_code, tex_escape, tex_pdfstring, tex_prose
 from pysym.render.view import build_view
 
 __all__ = [
@@ -68,18 +76,6 @@ class LatexError(UserError):
     exit_code = 1
 
 
-def _period(text: str) -> str:
-    text = str(text).rstrip()
-    return text if not text or text[-1] in ".!?" else text + "."
-
-
-def _drop(text: str, prefix: str) -> str:
-    text = str(text)
-    if text.startswith(prefix):
-        text = text[len(prefix):].lstrip(":; ")
-    return text
-
-
 _ENV: jinja2.Environment | None = None
 
 
@@ -101,8 +97,8 @@ def environment() -> jinja2.Environment:
             autoescape=False,
             undefined=jinja2.StrictUndefined,
         )
-        env.filters.update(tex=tex_prose, code=tex_code, esc=tex_escape, pdf=tex_pdfstring, period=_period,
-                           drop=_drop)
+        env.filters.update(tex=tex_prose, code=tex_code, esc=tex_escape, pdf=tex_pdfstring, period=sentence,
+                           drop=drop_prefix)
         _ENV = env
     return _ENV
 

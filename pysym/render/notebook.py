@@ -1,4 +1,4 @@
-"""Derivations as Jupyter notebooks that rebuild and re-verify themselves.
+r"""Derivations as Jupyter notebooks that rebuild and re-verify themselves.
 
 :func:`render_notebook` writes ``<name>.ipynb`` (nbformat 4): a title cell
 with the source, summary, symbols and assumptions; a code cell that rebuilds
@@ -14,12 +14,20 @@ verifies.  Cell texts come from the Jinja2 macros in
 Notebooks are stored unexecuted with fixed cell ids and metadata, so the
 same derivation always gives the same bytes.
 
+>>> import sympy as sp
+>>> from pysym.derive.core import Derivation, Identity, Var
+>>> delta = Var("delta", 0.01, 1, "a small number", latex=r"\delta")
+>>> d = Derivation("demo", "Logarithm of a square", vars=[delta], steps=[
+...     Identity("sq", sp.log(delta.symbol**2), 2 * sp.log(delta.symbol), "log of a power")],
+...     conclusion="sq")
+>>> report = d.verify()
 >>> import nbformat
->>> from pysym.derive.library import build
->>> nb = nbformat.reads(notebook_json(build("compute_optimal").verify({})), as_version=4)
+>>> nb = nbformat.reads(notebook_json(report), as_version=4)
 >>> nbformat.validate(nb)
->>> [c.cell_type for c in nb.cells][:4]
-['markdown', 'code', 'markdown', 'code']
+>>> [c.cell_type for c in nb.cells]
+['markdown', 'code', 'markdown', 'code', 'markdown', 'code']
+>>> print(nb.cells[3].source.splitlines()[1])
+r = report.result("sq")
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from nbformat import v4
 
 from pysym.derive.core import Report
 from pysym.paths import write_atomic
-from pysym.render.text import md_prose
+from pysym.render.text import drop_prefix, md_prose, sentence
 from pysym.render.view import DerivationView, build_view
 
 __all__ = ["KERNELSPEC", "notebook", "notebook_json", "render_notebook"]
@@ -43,13 +51,6 @@ KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "langua
 PLOTS_DIR = "../plots"  # relative to build/notebooks/
 
 _ENV: jinja2.Environment | None = None
-
-
-def _drop(text: str, prefix: str) -> str:
-    text = str(text)
-    if text.startswith(prefix):
-        text = text[len(prefix):].lstrip(":; ")
-    return text
 
 
 def _macros():
@@ -62,7 +63,7 @@ def _macros():
             autoescape=False,
             undefined=jinja2.StrictUndefined,
         )
-        _ENV.filters.update(md=md_prose, py=json.dumps, drop=_drop)
+        _ENV.filters.update(md=md_prose, py=json.dumps, drop=drop_prefix, period=sentence)
     return _ENV.get_template("notebook.j2").module
 
 

@@ -1,4 +1,4 @@
-"""Figures: each derivation's plot functions, run with matplotlib's Agg backend.
+r"""Figures: each derivation's plot functions, run with matplotlib's Agg backend.
 
 A derivation lists plot callables ``f(out_dir, plt) -> [(file name, caption)]``
 (:attr:`pysym.derive.core.Derivation.plots`).  :func:`plot_images` runs
@@ -9,8 +9,14 @@ nothing behind; :func:`render_plots` then writes each file atomically.
 The plot functions save with ``metadata={"Software": None}``, so the same
 inputs give byte-identical PNGs.
 
->>> from pysym.derive.library import build
->>> plot_images(build("compute_optimal").verify({}))  # no plots
+>>> import sympy as sp
+>>> from pysym.derive.core import Derivation, Identity, Var
+>>> delta = Var("delta", 0.01, 1, "a small number", latex=r"\delta")
+>>> d = Derivation("demo", "Logarithm of a square", vars=[delta], steps=[
+...     Identity("sq", sp.log(delta.symbol**2), 2 * sp.log(delta.symbol), "log of a power")],
+...     conclusion="sq")
+>>> report = d.verify()
+>>> plot_images(report)  # this derivation has no plots
 []
 """
 

@@ -28,7 +28,23 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["tex_escape", "tex_prose", "tex_code", "tex_pdfstring", "md_prose", "md_escape", "unicode_to_tex"]
+__all__ = ["tex_escape", "tex_prose", "tex_code", "tex_pdfstring", "md_prose", "md_escape", "unicode_to_tex",
+           "sentence", "drop_prefix"]
+
+# --------------------------------------------------------------------------- plain text
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with a full stop (added unless it ends with . ! or ?)."""
+    text = str(text).rstrip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def drop_prefix(text: str, prefix: str) -> str:
+    """``text`` without a leading ``prefix`` (and the ``: ;`` after it)."""
+    text = str(text)
+    return text[len(prefix):].lstrip(":; ") if text.startswith(prefix) else text
+
 
 # --------------------------------------------------------------------------- LaTeX
 
@@ -209,9 +225,17 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
+_MD_SEQUENCES = re.compile(r"<=|>=|!=|->")
+_MD_SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "->": "→"}
+
+
 def md_prose(text: str) -> str:
-    """Prose for Markdown: escaped, with `code spans` kept as code."""
+    """Prose for Markdown: escaped, ``<=``-style operators as symbols, `code spans` kept as code."""
     parts = str(text).split("`")
     if len(parts) % 2 == 0:
-        return md_escape(text)
-    return "".join(f"`{p}`" if i % 2 else md_escape(p) for i, p in enumerate(parts))
+        parts = [str(text)]
+
+    def plain(p: str) -> str:
+        return md_escape(_MD_SEQUENCES.sub(lambda m: _MD_SYMBOLS[m.group(0)], p))
+
+    return "".join(f"`{p}`" if i % 2 else plain(p) for i, p in enumerate(parts))

@@ -7,12 +7,20 @@ renderers pass this view to their templates, which choose the wording and
 apply their own escaping (:mod:`pysym.render.text`); nothing here knows
 about either format.
 
->>> from pysym.derive.library import build
->>> view = build_view(build("compute_optimal").verify({}))
->>> view.name, view.ok, view.steps[0].kind
-('compute_optimal', True, 'Identity')
->>> view.symbols[2].latex, view.symbols[2].range
-('\\alpha', '[0.05, 2]')
+>>> import sympy as sp
+>>> from pysym.derive.core import Derivation, Identity, Var
+>>> delta = Var("delta", 0.01, 1, "a small number", latex=r"\delta")
+>>> d = Derivation("demo", "Logarithm of a square", vars=[delta], steps=[
+...     Identity("sq", sp.log(delta.symbol**2), 2 * sp.log(delta.symbol), "log of a power")],
+...     conclusion="sq")
+>>> report = d.verify()
+>>> view = build_view(report)
+>>> view.name, view.ok, view.steps[0].kind, view.steps[0].method
+('demo', True, 'Identity', 'sympy')
+>>> print(view.symbols[0].latex, view.symbols[0].range)
+\delta [0.01, 1]
+>>> print(view.steps[0].math)
+\log{\left(\delta^{2} \right)} = 2 \log{\left(\delta \right)}
 """
 
 from __future__ import annotations
@@ -65,7 +73,6 @@ class StepView:
     lean_statement: str | None = None  # raw Lean text, as elaborated
     assumption: str | None = None
     assumption_text: str | None = None
-    expected: str | None = None  # a reported value the step compares with
 
 
 @dataclass
@@ -113,6 +120,13 @@ def _bound(d: core.Derivation, value):
     if isinstance(value, str):
         return sp.sympify(value, locals=local)
     return sp.sympify(value).subs({sp.Symbol(n): s for n, s in local.items()})
+
+
+def _title(step: core.Step) -> str:
+    title = KIND_TITLES.get(type(step).__name__, type(step).__name__.lower())
+    if isinstance(step, core.Stationary):
+        title += {"min": " (minimum)", "max": " (maximum)"}.get(step.kind, "")
+    return title
 
 
 def _range(d: core.Derivation, low, high, integer: bool, names: dict) -> str:
@@ -192,12 +206,11 @@ def build_view(report: core.Report, plots=(), statements: dict[str, str] | None 
     steps = []
     for r in report.steps:
         s = r.step
-        expected = getattr(s, "expected", None) if isinstance(s, core.Evaluate) else None
         steps.append(StepView(
             id=s.id,
             anchor=_anchor(d.name, s.id),
             kind=type(s).__name__,
-            title=KIND_TITLES.get(type(s).__name__, type(s).__name__.lower()),
+            title=_title(s),
             text=s.text,
             math=_math(s, names),
             where=_where(d, s, names),
@@ -209,7 +222,6 @@ def build_view(report: core.Report, plots=(), statements: dict[str, str] | None 
             lean_statement=(statements or {}).get(r.lean) if r.lean else None,
             assumption=r.assumption,
             assumption_text=assumptions.get(r.assumption) if r.assumption else None,
-            expected=None if expected is None else str(expected),
         ))
     conclusion = next((s for s in steps if s.id == d.conclusion), None)
     return DerivationView(

@@ -1,0 +1,222 @@
+"""The auditor: every claim kind, bad input, exit codes, the JSON shape."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pysym.audit import audit, exit_code, load_claims_file
+from pysym.audit.engine import evaluate
+from pysym.audit.schema import AuditInputError
+
+from conftest import ROOT
+
+HEADER = """
+[paper]
+id = "toy"
+title = "A toy paper"
+arxiv = "0000.00000"
+
+[symbols]
+x = { description = "a positive real", range = [1, 10] }
+y = { description = "another one", range = [1, 10] }
+z = { description = "a third", range = [1, 10] }
+b = { description = "a shift", range = [1, 5] }
+c = { description = "a location", range = [0, 2] }
+n = { description = "an integer", range = [1, 50], integer = true }
+j = { description = "an integer below n", range = [0, "n"], integer = true }
+N = { description = "parameters", range = [1e6, 1e13] }
+D = { description = "tokens", range = [1e6, 1e14] }
+C = { description = "compute", range = [1e15, 1e26] }
+
+[laws]
+L = "1.69 + 406.4/N**0.34 + 410.7/D**0.28"
+"""
+
+
+def toy(tmp_path: Path, claims: str, name: str = "toy.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(HEADER) + textwrap.dedent(claims))
+    return path
+
+
+def verdict_of(path: Path, statements=None) -> dict[str, str]:
+    cf = load_claims_file(path)
+    assert not cf.errors, cf.errors
+    return {c.id: evaluate(cf, c, statements).verdict for c in cf.claims}
+
+
+def claim(cid: str, kind: str, **fields) -> str:
+    lines = ["[[claim]]", f'id = "{cid}"', f'kind = "{kind}"', 'quote = "q"', 'where = "w"', 'expected = "holds"']
+    for key, val in fields.items():
+        lines.append(f"{key} = {val}")
+    return "\n".join(lines) + "\n\n"
+
+
+@pytest.mark.parametrize(
+    "kind, good, bad",
+    [
+        ("value",
+         dict(quantity='"x"', claimed="1", minimize='"x**2 - 2*x"', over="{ x = [0.1, 5] }", tolerance="1e-6"),
+         dict(quantity='"x"', claimed="2", minimize='"x**2 - 2*x"', over="{ x = [0.1, 5] }", tolerance="1e-6")),
+        ("exponent",
+         dict(law='"L"', constraint='"C = 6*N*D"', eliminate='"D"', minimize='["N"]', scale='"C"',
+              quantity='"N"', claimed='"0.28/0.62"'),
+         dict(law='"L"', constraint='"C = 6*N*D"', eliminate='"D"', minimize='["N"]', scale='"C"',
+              quantity='"N"', claimed="0.5", tolerance="0.001")),
+        ("sign", dict(expr='"log(x)"', wrt='"x"', sign='"positive"'),
+         dict(expr='"log(x)"', wrt='"x"', sign='"negative"')),
+        ("inequality", dict(lhs='"x**2 + 1"', rel='">="', rhs='"2*x"'),
+         dict(lhs='"x**2"', rel='">="', rhs='"3*x"')),
+        ("identity", dict(lhs='"log(x*y)"', rhs='"log(x) + log(y)"'),
+         dict(lhs='"log(x + y)"', rhs='"log(x) + log(y)"')),
+        ("independence", dict(law='"(x - 3)**2 + y*z"', argmin='["x"]', over="{ x = [1, 10] }", of='["y", "z"]'),
+         dict(law='"(x - y)**2"', argmin='["x"]', over="{ x = [1, 10] }", of='["y"]')),
+        ("optimum", dict(law='"1/x"', argmin='"x"', over="[1, 10]", location='"upper"'),
+         dict(law='"1/x"', argmin='"x"', over="[1, 10]", location='"interior"')),
+    ],
+)
+def test_each_kind_has_a_claim_that_holds_and_one_that_fails(tmp_path, kind, good, bad):
+    path = toy(tmp_path, claim("good", kind, **good) + claim("bad", kind, **bad))
+    assert verdict_of(path) == {"good": "holds", "bad": "fails"}
+
+
+def test_argmin_trend_holds_and_fails(tmp_path):
+    common = dict(law='"(x - b)**2"', argmin='"x"', over="[0.1, 10]", param='"b"')
+    path = toy(tmp_path, claim("up", "sign", sign='"positive"', **common)
+               + claim("down", "sign", sign='"negative"', **common))
+    assert verdict_of(path) == {"up": "holds", "down": "fails"}
+
+
+def test_optimum_is_conditional_with_the_condition_stated(tmp_path):
+    path = toy(tmp_path, claim("inside", "optimum", law='"(x - c)**2"', argmin='"x"', over="[0.001, 1]",
+                               location='"interior"', condition='"c < 1"'))
+    cf = load_claims_file(path)
+    v = evaluate(cf, cf.claims[0])
+    assert v.verdict == "conditional"
+    assert "holds exactly when c < 1" in v.summary
+
+
+def test_counterexample_is_simple_and_checkable(tmp_path):
+    path = toy(tmp_path, claim("lower", "inequality", lhs='"log(binomial(n, j))"', rel='"<="', rhs='"j*log(n/j)"',
+                               region="{ j = [1, \"n\"] }"))
+    cf = load_claims_file(path)
+    v = evaluate(cf, cf.claims[0])
+    assert v.verdict == "fails"
+    assert v.evidence["counterexample"]["n"] == 3 and v.evidence["counterexample"]["j"] == 2
+
+
+def test_unproved_agreement_is_inconclusive_not_holds(tmp_path):
+    # true on the region (x*sin-free transcendental mix) but beyond the structural prover
+    path = toy(tmp_path, claim("hard", "inequality", lhs='"log(x)"', rel='"<="', rhs='"x - 1 + (x - 1)**3"'))
+    assert verdict_of(path)["hard"] in ("holds", "inconclusive")
+    path2 = toy(tmp_path, claim("hard2", "inequality", lhs='"log(x)*exp(-x)"', rel='"<="', rhs='"1/E"'), "t2.toml")
+    assert verdict_of(path2)["hard2"] == "inconclusive"
+
+
+@pytest.mark.lean
+def test_premise_holds_and_fails(real_check, tmp_path):
+    result, _ = real_check
+    statements = {n: i["statement"] for n, i in result.statements.items()}
+    path = toy(tmp_path, claim("ok", "premise", theorem='"MoeTheory.choose_le_pow"',
+                               statement='"binomial(n, j) <= n**j"', bind='{ k = "j" }')
+               + claim("wrong", "premise", theorem='"MoeTheory.choose_le_pow"',
+                       statement='"binomial(n, j) <= j**n"', bind='{ k = "j" }'))
+    assert verdict_of(path, statements) == {"ok": "holds", "wrong": "fails"}
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def moe(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "pysym", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=900)
+
+
+def test_malformed_toml_reports_file_line_and_column(tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('[paper]\nid = "x"\ntitle = "t"\n[[claim]\nid = "a"\n')
+    with pytest.raises(AuditInputError) as info:
+        load_claims_file(bad, "broken.toml")
+    assert re.match(r"broken\.toml:4:\d+: invalid TOML", str(info.value))
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        (dict(lhs='"x + w"', rel='"<="', rhs='"1"'), "field `lhs`: unknown symbol `w`"),
+        (dict(lhs='"x + * 2"', rel='"<="', rhs='"1"'), "field `lhs`: `x + * 2` is not a well-formed expression"),
+        (dict(lhs='"__import__(1)"', rel='"<="', rhs='"1"'), "unknown symbol `__import__`"),
+        (dict(lhs='"x"', rhs='"1"'), "missing field `rel` for kind `inequality`"),
+        (dict(lhs='"x"', rel='"<="', rhs='"1"', colour='"red"'), "unknown field(s) ['colour']"),
+    ],
+)
+def test_bad_claims_are_reported_with_file_and_claim_and_others_still_run(tmp_path, fields, message):
+    path = toy(tmp_path, claim("broken", "inequality", **fields) + claim("fine", "identity", lhs='"x"', rhs='"x"'))
+    result = audit([path], None)
+    assert [v.claim.id for v in result.verdicts] == ["fine"]
+    assert len(result.errors) == 1
+    err = str(result.errors[0])
+    assert err.startswith(f"{path}: claim `broken`: ") and message in err
+    assert exit_code(result) == 2
+
+
+def test_cli_bad_input_exit_2_without_traceback_and_other_files_audited(tmp_path):
+    good = toy(tmp_path, claim("fine", "identity", lhs='"x"', rhs='"x"'), "good.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is not toml = = \n")
+    missing = tmp_path / "missing.toml"
+    out = moe("-q", "audit", str(good), str(bad), str(missing), "--json")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "bad.toml:1:" in out.stderr and "invalid TOML" in out.stderr
+    assert "missing.toml: cannot read" in out.stderr
+    data = json.loads(out.stdout)
+    assert [d["claim"] for d in data] == ["fine"]
+
+
+def test_cli_exit_codes_and_json_shape(tmp_path):
+    ok = toy(tmp_path, claim("fine", "identity", lhs='"x"', rhs='"x"'), "ok.toml")
+    out = moe("-q", "audit", str(ok), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert isinstance(data, list) and len(data) == 1
+    assert {"paper", "claim", "verdict", "expected", "evidence"} <= set(data[0])
+    assert data[0]["paper"] == "toy" and data[0]["verdict"] == "holds" and data[0]["expected"] == "holds"
+    assert isinstance(data[0]["evidence"], dict) and data[0]["evidence"]["summary"]
+    wrong = toy(tmp_path, claim("fine", "identity", lhs='"x"', rhs='"x + 1"'), "wrong.toml")
+    out = moe("-q", "audit", str(wrong))
+    assert out.returncode == 1
+    assert "expected holds" in out.stdout
+
+
+def test_readme_worked_example(tmp_path):
+    text = (ROOT / "paper_checks" / "README.md").read_text()
+    block = text.split("Save this as `paper_checks/example-chinchilla.toml`:")[1].split("```toml")[1].split("```")[0]
+    path = tmp_path / "example-chinchilla.toml"
+    path.write_text(block)
+    cf = load_claims_file(path)
+    verdicts = {c.id: evaluate(cf, c) for c in cf.claims}
+    assert {k: v.verdict for k, v in verdicts.items()} == {"N-exponent": "fails", "D-exponent": "fails"}
+    assert verdicts["N-exponent"].evidence["derived"] == "0.451612903225806"
+    path.write_text(block.replace("claimed = 0.46", 'claimed = "0.28/0.62"'))
+    cf = load_claims_file(path)
+    assert evaluate(cf, cf.claims[0]).verdict == "holds"
+
+
+@pytest.mark.lean
+def test_shipped_claims_files_match_their_expected_verdicts(real_check):
+    result, _ = real_check
+    statements = {n: i["statement"] for n, i in result.statements.items()}
+    files = sorted((ROOT / "paper_checks").glob("*.toml"))
+    assert len(files) == 3
+    res = audit(files, statements)
+    assert not res.errors, res.errors
+    assert not res.mismatches, [(v.claim.id, v.verdict, v.summary) for v in res.mismatches]
+    assert len(res.verdicts) >= 30
