@@ -143,6 +143,23 @@ def test_render_twice_in_process_is_identical(reports, statements, tmp_path):
         assert pa.read_bytes() == pb.read_bytes(), pa.name
 
 
+def test_single_file_functions(reports, statements, tmp_path):
+    from pysym.render import render_derivation, render_master, render_notebook, render_plots
+
+    r = next(r for r in reports if r.derivation.name == "comprehensive_law")
+    plots = render_plots(r, tmp_path / "plots")
+    assert [(p.name, p.is_file()) for p, _ in plots] == [("comprehensive_ratio.png", True)]
+    tex = render_derivation(r, tmp_path / "derivations", statements=statements)  # renders its plots too
+    assert tex == tmp_path / "derivations" / "comprehensive_law.tex"
+    assert r"\mtgraphic{../plots/comprehensive_ratio.png}" in tex.read_text()
+    main = render_master(tmp_path / "derivations", ["comprehensive_law"])
+    assert main.read_text().count(r"\input{") == 1
+    nb = render_notebook(r, tmp_path / "notebooks")
+    nbformat.validate(nbformat.read(nb, as_version=4))
+    with pytest.raises(ValueError):
+        master_tex(["bad name%"])
+
+
 def test_failure_writes_nothing(tmp_path):
     def broken_plot(out, plt):
         fig, ax = plt.subplots()

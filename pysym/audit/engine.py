@@ -569,7 +569,10 @@ def _elasticity(q, scale):
 
 
 def _compare_exponent(cf, claim, derived, claimed, at, ev, method, engine):
-    ev["derived"] = sp.sstr(sp.simplify(derived))
+    derived = sp.simplify(derived)
+    ev["derived"] = sp.sstr(derived)
+    if derived.is_number and not derived.is_Integer:
+        ev["derived"] += f" = {_num(derived, 6)}"
     ev["method"] = method
     if engine is not None and engine.N_star is not None:
         ev["optimal_allocation"] = f"N* = {sp.sstr(engine.N_star)}"
@@ -868,15 +871,18 @@ def _argmin_trend(cf, claim, sign):
     cands = [_var(cf, claim, "eliminate")] if elim else [s for s in others if s != theta]
     ctx = _Context(cf, claim, claim.fields.get("region"))
     order = ctx.order() + _between(v, lo, hi)
-    for p in cands:
-        try:
-            with prove.budget(6):
-                sol = sp.solve(Fv, p)
-        except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
-            continue
-        if len(sol) != 1:
-            continue
-        reduced = sp.simplify(cross.subs(p, sol[0]))
+    for p in [None] + cands:  # first without eliminating anything
+        if p is None:
+            reduced, p = sp.simplify(cross), "nothing"
+        else:
+            try:
+                with prove.budget(6):
+                    sol = sp.solve(Fv, p)
+            except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
+                continue
+            if len(sol) != 1:
+                continue
+            reduced = sp.simplify(cross.subs(p, sol[0]))
         weak = sign in ("nonnegative", "nonpositive")
         prover = prove.prove_nonnegative if weak else prove.prove_positive
         for guess in _likely_signs(reduced, ctx):
@@ -886,9 +892,9 @@ def _argmin_trend(cf, claim, sign):
         if interior_sign is not None:
             word = ("nonnegative" if interior_sign > 0 else "nonpositive") if weak else (
                 "positive" if interior_sign > 0 else "negative")
+            how = "" if p == "nothing" else f"eliminating {p} with L_{v} = 0 gives "
             ev["interior_proof"] = (f"at an interior minimum d{v}*/d{theta} = -L_{{{v}{theta}}}/L_{{{v}{v}}}; "
-                                    f"eliminating {p} with L_{v} = 0 gives -L_{{{v}{theta}}} = {sp.sstr(reduced)}, "
-                                    f"which is {word} (proved)")
+                                    f"{how}-L_{{{v}{theta}}} = {sp.sstr(reduced)}, which is {word} (proved)")
             break
     # numeric: global argmin at theta and theta*(1+h)
     _, pts = _sampler(cf, claim)

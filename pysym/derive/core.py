@@ -285,6 +285,14 @@ class Premise(Step):
         return None
 
 
+def _evaluated(claim):
+    """The claim with derivatives, substitutions and limits carried out on each
+    side (``Eq(...).doit()`` would collapse a true identity to ``True``)."""
+    if isinstance(claim, sp.core.relational.Relational):
+        return claim.func(claim.lhs.doit(), claim.rhs.doit(), evaluate=False)
+    return claim.doit()
+
+
 def _short_text(expr, limit: int = 70) -> str:
     text = sp.sstr(expr)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -451,7 +459,7 @@ class Stationary(Step):
 
     @property
     def claim(self):
-        return sp.Eq(sp.diff(self.expr, self.var).subs(self.var, self.point), 0, evaluate=False)
+        return sp.Eq(sp.Subs(sp.Derivative(self.expr, self.var), self.var, self.point), 0, evaluate=False)
 
     def second(self):
         return sp.diff(self.expr, self.var, 2).subs(self.var, self.point)
@@ -687,7 +695,7 @@ class Derivation:
             res = step.check(self, ctx)
             claim = step.numeric_claim
             if res.ok and claim is not None and claim not in (sp.true,):
-                res.numeric = numeric.check(claim, self.domain(step.where))
+                res.numeric = numeric.check(_evaluated(claim), self.domain(step.where))
                 if not res.numeric.ok:
                     res.ok = False
                     res.detail += f"; numeric spot-check FAILED {res.numeric.detail}"

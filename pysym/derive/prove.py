@@ -83,13 +83,13 @@ def prove_zero(expr: sp.Expr, order=None) -> Proof:
     logarithms and powers of them expand; proving the identity for every
     positive value proves it for the actual one.
     """
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr).doit()
     expr, replaced = _positive_atoms(expr, order)
     try:
         with budget(BUDGET):
             for i, form in enumerate(simplify_candidates(expr)):
                 if form == 0 or form.is_zero is True:
-                    how = "SymPy simplifies the difference to 0" if i else "the two sides are identical"
+                    how = "SymPy simplifies the difference to 0" if i else "both sides evaluate to the same expression"
                     if replaced:
                         how += f" (treating {', '.join(replaced)} as positive)"
                     return Proof(True, how)
@@ -102,10 +102,11 @@ def prove_equal(a, b, order=None) -> Proof:
     """Prove ``a == b``: as :func:`prove_zero` of ``a - b``, then (when every
     symbol is positive) by reducing ``a / b`` to 1 with power rules that are
     valid for positive bases."""
-    p = prove_zero(sp.sympify(a) - sp.sympify(b), order)
+    a, b = sp.sympify(a).doit(), sp.sympify(b).doit()
+    p = prove_zero(a - b, order)
     if p.ok:
         return p
-    ratio, replaced = _positive_atoms(sp.sympify(a) / sp.sympify(b), order)
+    ratio, replaced = _positive_atoms(a / b, order)
     if all(s.is_positive for s in ratio.free_symbols):
         try:
             with budget(BUDGET):
@@ -227,7 +228,7 @@ def _prove_sign(expr, order, strict: bool) -> Proof:
 
 
 def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr).doit()
     rel = "> 0" if strict else ">= 0"
     attempts = [(expr, [])]
     for numeric_upper in (False, True):

@@ -76,7 +76,7 @@ def zhao_theorem1() -> Derivation:
         Remark("tail", text="Per pattern, McDiarmid's inequality bounds the deviation (Eq. 16); with the "
                             "factor 2 of Eq. 12, epsilon = 2 exp(-2 m t^2) for a deviation t above its "
                             "expectation (assumption A2)."),
-        Identity("solve_t", Gbar * 2 * sp.exp(-2 * ms * t**2), ds_,
+        Identity("solve_t", sp.Mul(2, Gbar, sp.exp(-2 * ms * t**2, evaluate=False), evaluate=False), ds_,
                  text="Choosing t = sqrt((log Gamma-bar + log(2/delta)) / (2m)) makes the union bound equal "
                       "to delta: with probability at least 1 - delta no pattern deviates by more than t."),
         Identity("log_count", sp.log(Gbar), 2 * Ns * ds * sp.log(sp.binomial(Ts, ks)) + Ns * ds * sp.log(2 * ms),

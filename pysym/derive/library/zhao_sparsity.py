@@ -57,12 +57,12 @@ def zhao_remark3() -> Derivation:
     Eest = Bs * sp.sqrt(Ns * ds / ms) * sp.sqrt(f)
     second = -Bs * sp.sqrt(Ns * ds / ms) * (2 * L + (L - 1) ** 2) / (4 * (ks * L) ** sp.Rational(3, 2))
     steps = [
-        Identity("f_prime", sp.diff(f, ks), sp.log(Ts / ks) - 1,
+        Identity("f_prime", sp.Derivative(f, ks), sp.log(Ts / ks) - 1,
                  text="f(k) = k log(T/k) has f'(k) = log(T/k) - 1 and f''(k) = -1/k < 0."),
         Stationary("f_max", f, ks, Ts / sp.E, kind="max", text="f is maximal at k = T/e."),
-        Identity("second", sp.diff(Eest, ks, 2), second,
+        Identity("second", sp.Derivative(Eest, (ks, 2)), second,
                  text="Second derivative of the estimation term E_est = B sqrt(N d f(k) / m)."),
-        Bound("concave", sp.diff(Eest, ks, 2), 0, by=Sign(),
+        Bound("concave", sp.Derivative(Eest, (ks, 2)), 0, by=Sign(),
               text="E_est'' <= 0 on 1 <= k < T: the estimation term is concave (Remark 3)."),
         Stationary("est_max", Eest, ks, Ts / sp.E, kind="max",
                    text="E_est is maximal at k = T/e, and decreasing on [T/e, T] (Remark 3)."),
@@ -115,13 +115,13 @@ def zhao_optimal_k() -> Derivation:
     y = sp.Symbol("y", positive=True)
     steps = [
         Remark("lit", text="Literal model, L = log(T/k) (Definition 5 and Section 4.3.3 as written)."),
-        Identity("lit_at_T", E_lit.subs(ks, Ts), As * Ns**2 / Ts,
+        Identity("lit_at_T", sp.Subs(E_lit, ks, Ts), As * Ns**2 / Ts,
                  text="At full activation the estimation term vanishes: E(T) = A N^2 / T."),
         Bound("lit_global", As * Ns**2 / Ts, E_lit, by=Sign(),
               text="E(T) <= E(k) for every 1 <= k <= T: full activation is the global minimizer, for all "
                    "values of A, B, N, d_N, m and T."),
         Remark("sharp", text="Sharp model, L = log(eT/k) (the upper bound on log C(T,k)/k)."),
-        Identity("sharp_slope_T", sp.diff(E_sharp, ks).subs(ks, Ts), -As * Ns**2 / Ts**2,
+        Identity("sharp_slope_T", sp.Subs(sp.Derivative(E_sharp, ks), ks, Ts), -As * Ns**2 / Ts**2,
                  text="E'(T) = -A N^2 / T^2 < 0: full activation is always a local minimum."),
         Identity("scaling", E_sharp, Bs * sp.sqrt(Ns * ds * Ts / ms) * F,
                  text="E(k) = B sqrt(N d T / m) F(k/T) with F(u) = rho/u + sqrt(u (1 - log u)) and "
@@ -131,7 +131,7 @@ def zhao_optimal_k() -> Derivation:
                  (Ts**2 / ks**2) * (_R(sp.log(Ts / ks)) - rho),
                  text="F'(u) = (R(u) - rho) / u^2 with R(u) = u^{3/2} (-log u) / (2 sqrt(1 - log u)): "
                       "interior stationary points solve R(u) = rho."),
-        Identity("elasticity", -sp.diff(sp.log(_R(ls)), ls), eps,
+        Identity("elasticity", -sp.Derivative(sp.log(_R(ls)), ls), eps,
                  text="Elasticity of R: d log R / d log u = 3/2 - 1/ell + 1/(2(1+ell)) with ell = -log u."),
         Identity("elasticity_form", eps, (3 * ls**2 + 2 * ls - 2) / (2 * ls * (1 + ls)),
                  text="So R increases (a local minimum of F) exactly where 3 ell^2 + 2 ell - 2 > 0, i.e. "
@@ -227,13 +227,14 @@ def plot_regimes(out: Path, plt) -> list[tuple[str, str]]:
     """k*/T against rho for the sharp model."""
     rho_star, _ = threshold()
     rhos, ratios = [], []
+    import numpy as np
+
+    us = np.logspace(-6, 0, 1501)
+    shape = np.sqrt(us * (1 - np.log(us)))
     for i in range(241):
         rho = 10 ** (-4 + 3 * i / 240)
-        F = lambda u: rho / u + mpmath.sqrt(u * (1 - mpmath.log(u)))  # noqa: E731
-        us = [10 ** (-6 + 6 * j / 1500) for j in range(1501)]
-        best = min(us, key=F)
         rhos.append(rho)
-        ratios.append(best)
+        ratios.append(float(us[int(np.argmin(rho / us + shape))]))
     fig, ax = plt.subplots(figsize=(5, 3.2))
     ax.semilogx(rhos, ratios)
     ax.axvline(float(rho_star), linestyle=":", color="gray")
