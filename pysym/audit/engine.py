@@ -12,7 +12,6 @@ however many points agree.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 
 import mpmath
@@ -103,7 +102,7 @@ class _Context:
     def order(self):
         return self.deriv.order(self.region)
 
-    def domain(self, only=None):
+    def domain(self):
         return self.deriv.domain(self.region)
 
     def symbols(self):
@@ -245,8 +244,6 @@ def _smallest_counterexample(relation, ctx: _Context) -> dict | None:
 
 
 def _simple_counterexample(relation, ranges) -> dict | None:
-    import itertools
-
     syms = [r.symbol for r in ranges]
     lhs_f = sp.lambdify(syms, relation.lhs, modules="mpmath")
     rhs_f = sp.lambdify(syms, relation.rhs, modules="mpmath")
@@ -290,7 +287,6 @@ def _simple_counterexample(relation, ranges) -> dict | None:
                     return got
             return None
 
-        del itertools
         return search(0, {}, [])
 
 
@@ -532,27 +528,11 @@ def _exponent(cf, claim):
         except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
             sols = []
         if len(sols) == 1:
-            qstar = q.subs(v, sols[0])
-            try:
-                with prove.budget(10):
-                    e = _elasticity(qstar, scale)
-                    if e.has(scale):
-                        e = sp.limit(e, scale, sp.oo)
-                        ev["note"] = "asymptotic exponent (scale -> infinity)"
-                    derived = e
-                    ev["optimum"] = sp.sstr(sols[0])
-            except (prove._OutOfTime, NotImplementedError, ValueError):
-                derived = None
+            derived = _scaling_exponent(q.subs(v, sols[0]), scale, ev)
+            if derived is not None:
+                ev["optimum"] = sp.sstr(sols[0])
     elif not mvars:
-        try:
-            with prove.budget(10):
-                e = _elasticity(q, scale)
-                if e.has(scale):
-                    e = sp.limit(e, scale, sp.oo)
-                    ev["note"] = "asymptotic exponent (scale -> infinity)"
-                derived = e
-        except (prove._OutOfTime, NotImplementedError, ValueError):
-            derived = None
+        derived = _scaling_exponent(q, scale, ev)
     if derived is not None:
         return _compare_exponent(cf, claim, derived, claimed, at, ev, "closed form (SymPy)", None)
     return _numeric_exponent(cf, claim, f, q, scale, mvars, at, claimed, ev)
@@ -566,6 +546,20 @@ def _elasticity(q, scale):
     if len(es) > 1 and all(not e.has(scale) for e in es) and all(prove.prove_equal(e, es[0]).ok for e in es[1:]):
         return es[0]
     return sp.simplify(sp.expand_log(scale * sp.diff(sp.log(q), scale), force=True))
+
+
+def _scaling_exponent(q, scale, ev):
+    """d log q / d log scale, or its limit as scale grows (noted in ``ev``);
+    None if SymPy cannot get it within the time budget."""
+    try:
+        with prove.budget(10):
+            e = _elasticity(q, scale)
+            if e.has(scale):
+                e = sp.limit(e, scale, sp.oo)
+                ev["note"] = "asymptotic exponent (scale -> infinity)"
+            return e
+    except (prove._OutOfTime, NotImplementedError, ValueError):
+        return None
 
 
 def _compare_exponent(cf, claim, derived, claimed, at, ev, method, engine):
@@ -969,5 +963,3 @@ def evaluate(cf: ClaimsFile, claim: Claim, statements: dict | None = None) -> Ve
         claim.fields.pop("_statements", None)
     return Verdict(cf.paper.id, claim, verdict, summary, ev)
 
-
-_ = random

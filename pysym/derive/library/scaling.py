@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import mpmath
 import sympy as sp
 
 from pysym.derive.core import (
@@ -254,10 +253,9 @@ def compute_optimal() -> Derivation:
         source="General engine (pysym.derive.optimize.compute_optimal); example constants from Hoffmann et "
                "al. 2022 (Chinchilla)",
         summary="N* ~ C^(beta/(alpha+beta)), D* ~ C^(alpha/(alpha+beta)), L* - E ~ C^(-alpha beta/(alpha+beta)).",
-        findings=[f"With several power terms per variable the smallest exponents dominate as C grows "
-                  f"(the engine returns that limit and says so); here the law has one term each."],
+        findings=["With several power terms per variable the smallest exponents dominate as C grows "
+                  "(the engine returns that limit and says so); here the law has one term each."],
     )
 
 
 __all__ = ["mayaki_scaling", "comprehensive_law", "compute_optimal"]
-_ = (mpmath,)

@@ -112,7 +112,6 @@ def zhao_optimal_k() -> Derivation:
     rho_star, u_c = threshold()
     E_froz = As * Ns**2 / ks + Bs * sp.sqrt(Ns * ks * ds * Ls / ms)
     k_froz = (2 * As / Bs) ** sp.Rational(2, 3) * Ns * (ms / (ds * Ls)) ** sp.Rational(1, 3)
-    y = sp.Symbol("y", positive=True)
     steps = [
         Remark("lit", text="Literal model, L = log(T/k) (Definition 5 and Section 4.3.3 as written)."),
         Identity("lit_at_T", sp.Subs(E_lit, ks, Ts), As * Ns**2 / Ts,
