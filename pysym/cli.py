@@ -253,12 +253,12 @@ def _cmd_info(args) -> int:
     return 0
 
 
-def _statements_for(args, root: Path) -> dict[str, str]:
+def _statements_for(args, root: Path, result=None) -> dict[str, str]:
     """The Lean statements, after a (cached) check; a failing check is an error."""
     from pysym.lean.statements import write_statements
     from pysym.paths import build_dir
 
-    result = _run_check(args, root)
+    result = result or _run_check(args, root)
     if not result.ok:
         _report_check(result, stream=sys.stderr)
         raise UserError("the Lean check failed, so nothing can start from its statements; fix the problems "
@@ -353,7 +353,7 @@ def _cmd_all(args) -> int:
     if not result.ok:
         print("moe-theory all: stopped: the Lean check failed (see the problems above)", file=sys.stderr)
         return 1
-    statements = _statements_for(args, root)
+    statements = _statements_for(args, root, result)
     progress.step("[2/3] Deriving")
     derive_code = _derive(args, root, statements, None, pdf=False)
     progress.step("[3/3] Auditing paper_checks/")

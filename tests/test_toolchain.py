@@ -5,6 +5,7 @@ import base64
 import hashlib
 import io
 import os
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -120,10 +121,14 @@ def test_mounts_skip_folders_the_glue_already_mounts():
     assert glue.mounts_for(["/srv/cache/tc", "/srv/cache/tc/lib", "/work/p/build"]) == ["/srv/cache/tc", "/work/p/build"]
 
 
+NATIVE_LEAN_IN_USE = shutil.which("lean") is not None and os.environ.get("MOE_THEORY_LEAN") != "wasm"
+
+
 @pytest.mark.lean
+@pytest.mark.skipif(NATIVE_LEAN_IN_USE, reason="a native Lean is on PATH, so the registry toolchain's glue "
+                                               "is not installed (set MOE_THEORY_LEAN=wasm to test it)")
 def test_installed_glue_is_the_patched_shipped_glue(toolchain):
-    if not isinstance(toolchain, WasmToolchain):
-        pytest.skip("a native Lean is in use; the wasm glue is not installed")
+    assert isinstance(toolchain, WasmToolchain)
     shipped = toolchain.shipped_glue.read_text(encoding="utf-8")
     installed = toolchain.glue.read_text(encoding="utf-8")
     assert not glue.is_patched(shipped)
