@@ -334,9 +334,25 @@ def _audit(args, root: Path, statements: dict, files) -> int:
     return exit_code(result)
 
 
+def _needs_lean(paths) -> bool:
+    """Whether any (readable) claims file has a `premise` claim."""
+    from pysym.audit.schema import AuditInputError, load_claims_file
+
+    for path in paths:
+        try:
+            if any(c.kind == "premise" for c in load_claims_file(path).claims):
+                return True
+        except AuditInputError:
+            continue  # reported by the audit itself
+    return False
+
+
 def _cmd_audit(args) -> int:
+    from pysym.audit import default_files
+
     root = _root(args)
-    statements = _statements_for(args, root)
+    paths = [Path(f) for f in args.files] if args.files else default_files(root)
+    statements = _statements_for(args, root) if _needs_lean(paths) else None
     return _audit(args, root, statements, args.files)
 
 

@@ -227,3 +227,21 @@ def test_shipped_claims_files_match_their_expected_verdicts(real_check):
     assert not res.errors, res.errors
     assert not res.mismatches, [(v.claim.id, v.verdict, v.summary) for v in res.mismatches]
     assert len(res.verdicts) >= 30
+
+
+def test_reports_are_byte_identical_across_runs(tmp_path):
+    from pysym.audit.report import write_reports
+
+    claims = (claim("v", "value", quantity='"x"', claimed="1", minimize='"x**2 - 2*x"', over="{ x = [0.1, 5] }",
+                    tolerance="1e-6")
+              + claim("o", "optimum", law='"(x - c)**2"', argmin='"x"', over="[0.001, 1]", location='"interior"')
+              + claim("s", "sign", expr='"log(x)"', wrt='"x"', sign='"positive"'))
+    path = toy(tmp_path, claims)
+    outputs = []
+    for run in ("a", "b"):
+        build = tmp_path / run
+        written = write_reports(audit([path], None), build)
+        files = sorted(p for p in build.rglob("*") if p.is_file())
+        assert {"md", "json", "tex"} <= set(written) and any(p.suffix == ".png" for p in files)
+        outputs.append({p.relative_to(build): p.read_bytes() for p in files})
+    assert outputs[0] == outputs[1]

@@ -47,8 +47,9 @@ def terminal_table(result: AuditResult, *, color: bool = False, width: int | Non
         lines.append("")
     counts = {k: sum(v.verdict == k for v in result.verdicts) for k in _COLORS}
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    lines.append(f"audit: {len(result.verdicts)} claims in {len(result.files)} files: {summary}; "
-                 f"{len(result.mismatches)} differ from expected")
+    nv, nf = len(result.verdicts), len(result.files)
+    lines.append(f"audit: {nv} claim{'s' * (nv != 1)} in {nf} file{'s' * (nf != 1)}: {summary}; "
+                 f"{len(result.mismatches)} differ{'s' * (len(result.mismatches) == 1)} from expected")
     return "\n".join(lines)
 
 
@@ -144,6 +145,8 @@ def render_plots(result: AuditResult, out_dir: Path) -> dict:
                 caption = _plot_optimum(plt, cf, v, out_dir / name)
             elif v.claim.kind == "exponent" and "local_exponents" in v.evidence:
                 caption = _plot_exponents(plt, cf, v, out_dir / name)
+            elif v.claim.kind == "value" and "minimizer" in v.evidence:
+                caption = _plot_value(plt, cf, v, out_dir / name)
             else:
                 continue
         except (ValueError, TypeError, KeyError, ZeroDivisionError, OverflowError):
@@ -153,37 +156,73 @@ def render_plots(result: AuditResult, out_dir: Path) -> dict:
 
 
 def _plot_optimum(plt, cf, v, path: Path) -> str:
+    """One panel per sampled configuration (an example where the claim holds,
+    one where it does not), each on its own scale, minimum marked."""
     import numpy as np
     import sympy as sp
 
     law = cf.parse(v.claim, "law")
     x = cf.symbols[v.claim.fields["argmin"]].symbol
     lo_e, hi_e = (cf.parse(v.claim, "over", b) for b in v.claim.fields["over"])
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    shown = []
-    for label in ("example", "counterexample"):
-        cfg = v.evidence.get(label)
-        if not cfg:
-            continue
+    panels = [(label, v.evidence[label]) for label in ("example", "counterexample") if v.evidence.get(label)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.2), squeeze=False)
+    for ax, (label, cfg) in zip(axes[0], panels):
         point = {cf.symbols[k].symbol: float(val) for k, val in cfg.items() if k in cf.symbols and k != str(x)}
         lo, hi = float(sp.N(lo_e.subs(point))), float(sp.N(hi_e.subs(point)))
         f = sp.lambdify(x, law.subs(point), modules="numpy")
-        xs = np.linspace(lo, hi, 400)
+        xs = np.geomspace(lo, hi, 400) if lo > 0 and hi / lo > 20 else np.linspace(lo, hi, 400)
         with np.errstate(all="ignore"):
             ys = np.asarray(f(xs), dtype=float)
-        where = "claimed location" if label == "example" else cfg.get("location", "elsewhere")
-        ax.plot(xs, ys, label=f"{label} ({where})")
         i = int(np.nanargmin(ys))
-        ax.plot([xs[i]], [ys[i]], "o", color=ax.lines[-1].get_color())
-        shown.append(label)
-    ax.set_xlabel(str(x))
-    ax.set_ylabel(v.claim.fields["law"])
+        ax.plot(xs, ys)
+        ax.plot([xs[i]], [ys[i]], "o")
+        if xs[-1] / xs[0] > 20:
+            ax.set_xscale("log")
+        ax.set_yscale("log" if np.nanmin(ys) > 0 and np.nanmax(ys) / np.nanmin(ys) > 50 else "linear")
+        where = "claim holds" if label == "example" else f"minimum at the {cfg.get('location', '?')} end"
+        shown = ", ".join(f"{k} = {val}" for k, val in cfg.items() if k not in (str(x), "argmin", "location"))
+        ax.set_title(f"{where}\n{shown}", fontsize=7)
+        ax.set_xlabel(str(x))
+        ax.set_ylabel(v.claim.fields["law"])
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return (f"{v.claim.fields['law']} against {x} at sampled configurations; the dot marks the global minimum. "
+            f"Claimed location: {v.claim.fields['location']}.")
+
+
+def _plot_value(plt, cf, v, path: Path) -> str:
+    """The minimized law along its first variable, the minimizer, and the claim."""
+    import numpy as np
+    import sympy as sp
+
+    law = cf.parse(v.claim, "minimize")
+    over = v.claim.fields["over"]
+    name = next(iter(over))
+    x = cf.symbols[name].symbol
+    fixed = {cf.symbols[k].symbol: float(val) for k, val in v.claim.fields.get("at", {}).items()}
+    fixed.update({cf.symbols[k].symbol: float(val) for k, val in v.evidence["minimizer"].items() if k != name})
+    lo, hi = (float(sp.N(cf.parse(v.claim, "over", b).subs(fixed))) for b in over[name])
+    f = sp.lambdify(x, law.subs(fixed), modules="numpy")
+    xs = np.geomspace(lo, hi, 400) if lo > 0 and hi / lo > 20 else np.linspace(lo, hi, 400)
+    with np.errstate(all="ignore"):
+        ys = np.asarray(f(xs), dtype=float)
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    ax.plot(xs, ys, label=str(v.claim.fields["minimize"]))
+    best = float(v.evidence["minimizer"][name])
+    ax.axvline(best, color="C0", linestyle=":", label=f"derived minimizer {name} = {best:.4g}")
+    if str(v.claim.fields["quantity"]).strip() == name:
+        claimed = float(v.evidence["claimed"])
+        ax.axvline(claimed, color="C3", linestyle="--", label=f"claimed {claimed:.4g}")
+    if xs[-1] / xs[0] > 20 and xs[0] > 0:
+        ax.set_xscale("log")
+    ax.set_xlabel(name)
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110, metadata={"Software": None})
     plt.close(fig)
-    return (f"{v.claim.fields['law']} against {x} at sampled configurations ({', '.join(shown)}); dots mark the "
-            f"global minimum. Claimed location: {v.claim.fields['location']}.")
+    return (f"{v.claim.fields['minimize']} along {name} (other variables at the minimizer or the stated values), "
+            f"with the derived minimizer and the claimed value.")
 
 
 def _plot_exponents(plt, cf, v, path: Path) -> str:

@@ -251,37 +251,55 @@ def _power_terms(expr, var):
 def compute_optimal(law, N, D, C, kappa=6) -> ComputeOptimal:
     """Scaling of the compute-optimal allocation of ``law`` under ``C = kappa*N*D``.
 
-    ``law`` must be ``E + sum_i A_i N**(-a_i) + sum_j B_j D**(-b_j)`` (terms do
-    not mix N and D).  With one term in each variable the optimum has a closed
-    form, derived here and verified by substituting it back into the
-    stationarity condition; with several, the smallest exponents dominate as
-    ``C`` grows and the exponents returned are that limit.
+    After ``D = C/(kappa N)`` every term of the law must be a power product
+    ``c N**e C**g`` (this covers ``A/N**a + B/D**b`` and products such as
+    ``A/(N**a D**b)``).  With two terms that depend on N, one falling and one
+    rising in N, the optimum has a closed form, derived here and verified by
+    substituting it back into the stationarity condition.  For the separable
+    law ``E + sum_i A_i/N**a_i + sum_j B_j/D**b_j`` with more terms, the
+    smallest exponents dominate as ``C`` grows and the exponents returned are
+    that limit.
+
+    A product example, a data term that shrinks with model size:
+
+    >>> N, D, C, A, B = sp.symbols("N D C A B", positive=True)
+    >>> r = compute_optimal(A / N + B / (sp.sqrt(N) * D**2), N, D, C, kappa=6)
+    >>> r.exponent_N, r.exponent_D, r.exponent_loss
+    (4/5, 1/5, -4/5)
     """
     law = sp.sympify(law)
     kappa = sp.sympify(kappa)
+    f = sp.expand(law.subs(D, C / (kappa * N)))
+    monos = _monomials(f, N, C)
+    if monos is None:
+        raise ValueError("the law is not a sum of power products of N and D; audit it with a numeric "
+                         "exponent instead")
+    moving = [(c, e, g) for c, e, g in monos if e != 0]
+    rest = sp.Add(*[c * C**g for c, e, g in monos if e == 0])
+    if len(moving) == 2:
+        (c1, e1, g1), (c2, e2, g2) = sorted(moving, key=lambda t: 0 if t[1].is_negative else 1)
+        if e1.is_negative and e2.is_positive and c1.is_positive and c2.is_positive:
+            a = sp.simplify((g1 - g2) / (e2 - e1))
+            N_star = (-c1 * e1 / (c2 * e2)) ** (1 / (e2 - e1)) * C**a
+            from pysym.derive.prove import prove_zero
+
+            if not prove_zero(sp.diff(f, N).subs(N, N_star)).ok:  # pragma: no cover - an algebra bug
+                raise ValueError("the closed-form optimum failed its stationarity check")
+            D_star = C / (kappa * N_star)
+            exp_D = sp.simplify(1 - a)
+            exp_L = sp.simplify(g1 + e1 * a)
+            notes = [f"the part of L that does not depend on N is {sp.sstr(rest)}"]
+            if rest.has(C):
+                notes.append("that part depends on C as well: the loss exponent is that of the N-dependent part")
+            return ComputeOptimal(
+                law, N, D, C, kappa, N_star, D_star, f.subs(N, N_star), a, exp_D, exp_L,
+                sp.simplify(N_star / C**a), sp.simplify(D_star / C**exp_D),
+                "closed form: N* solves dL/dN = 0 after D = C/(kappa N) (verified by substitution)", notes)
     parts_N = _power_parts(law, N, D)
     parts_D = _power_parts(law, D, N)
     if not parts_N or not parts_D:
-        raise ValueError("the law is not a sum of decreasing power terms in N and D (terms mixing N and D, "
-                         "or other shapes); audit it with a numeric exponent instead")
-    E = sp.simplify(law - sum(c * N ** -e for e, c in parts_N) - sum(c * D ** -e for e, c in parts_D))
-    if len(parts_N) == 1 and len(parts_D) == 1:
-        (a, A), (b, B) = parts_N[0], parts_D[0]
-        N_star = (a * A / (b * B * kappa ** b)) ** (1 / (a + b)) * C ** (b / (a + b))
-        f = law.subs(D, C / (kappa * N))
-        from pysym.derive.prove import prove_zero
-
-        check = prove_zero(sp.diff(f, N).subs(N, N_star))
-        if not check.ok:  # pragma: no cover - would be an algebra bug
-            raise ValueError("the closed-form optimum failed its stationarity check")
-        D_star = C / (kappa * N_star)
-        exp_N, exp_D = sp.simplify(b / (a + b)), sp.simplify(a / (a + b))
-        L_star = f.subs(N, N_star)
-        return ComputeOptimal(
-            law, N, D, C, kappa, N_star, D_star, L_star, exp_N, exp_D, sp.simplify(-a * b / (a + b)),
-            sp.simplify(N_star / C ** exp_N), sp.simplify(D_star / C ** exp_D),
-            "closed form: N* solves dL/dN = 0 after D = C/(kappa N) (verified by substitution)",
-            [f"irreducible loss E = {sp.sstr(E)}"])
+        raise ValueError("no closed form for this law (it needs one term falling and one rising in N after "
+                         "D = C/(kappa N)); audit it with a numeric exponent instead")
     a = sp.Min(*[e for e, _ in parts_N])
     b = sp.Min(*[e for e, _ in parts_D])
     return ComputeOptimal(law, N, D, C, kappa, None, None, None, sp.simplify(b / (a + b)),
@@ -289,6 +307,27 @@ def compute_optimal(law, N, D, C, kappa=6) -> ComputeOptimal:
                           "asymptotic: the smallest exponents in N and in D dominate as C grows",
                           ["exponents are the C -> infinity limit; at finite C the local exponent differs "
                            "(see local_exponent)"])
+
+
+def _monomials(f, N, C):
+    """``[(coefficient, e, g), ...]`` writing ``f`` as a sum of ``c N**e C**g``
+    (like terms merged); None if some term has another shape."""
+    out: dict = {}
+    for t in sp.Add.make_args(f):
+        c, e, g = sp.S.One, sp.S.Zero, sp.S.Zero
+        for factor in sp.Mul.make_args(sp.expand_power_base(t, force=True)):
+            base, ex = factor.as_base_exp()
+            if base == N:
+                e += ex
+            elif base == C:
+                g += ex
+            elif factor.has(N) or factor.has(C):
+                return None
+            else:
+                c *= factor
+        key = (sp.simplify(e), sp.simplify(g))
+        out[key] = out.get(key, 0) + c
+    return [(sp.simplify(c), e, g) for (e, g), c in out.items() if c != 0]
 
 
 def _power_parts(law, var, other):

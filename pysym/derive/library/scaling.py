@@ -241,8 +241,10 @@ def compute_optimal() -> Derivation:
                         "G = (alpha A / (beta B 6^beta))^(1/(alpha+beta))."),
         Identity("N_exp", _elasticity(r.N_star, Cs), b / (a + b), text="N* ~ C^(beta/(alpha+beta))."),
         Identity("D_exp", _elasticity(r.D_star, Cs), a / (a + b), text="D* ~ C^(alpha/(alpha+beta))."),
-        Identity("L_exp", _elasticity(r.L_star - Es, Cs), -a * b / (a + b),
-                 text="L* - E ~ C^(-alpha beta/(alpha+beta))."),
+        Identity("L_exp_N", _elasticity(As / r.N_star**a, Cs), -a * b / (a + b),
+                 text="At the optimum the parameter term A/N*^alpha falls as C^(-alpha beta/(alpha+beta)) ..."),
+        Identity("L_exp_D", _elasticity(Bs / r.D_star**b, Cs), -a * b / (a + b),
+                 text="... and so does the data term B/D*^beta: L* - E ~ C^(-alpha beta/(alpha+beta))."),
         Evaluate("chinchilla_a", "a (Chinchilla fit)", chin.exponent_N,
                  text="Example, the Chinchilla fit E = 1.69, A = 406.4, B = 410.7, alpha = 0.34, beta = 0.28: "
                       "N* ~ C^0.452."),
