@@ -239,11 +239,11 @@ def _cmd_info(args) -> int:
     import os
     import shutil
 
-    from pysym.lean.toolchain import _native_at, load_wasm, wasm_install_dir
+    from pysym.lean.toolchain import native_at, load_wasm, wasm_install_dir
 
     choice = os.environ.get("MOE_THEORY_LEAN", "auto")
     found = shutil.which("lean")
-    native = _native_at(Path(found)) if found else None
+    native = native_at(Path(found)) if found else None
     wasm = load_wasm()
     print(f"MOE_THEORY_LEAN: {choice}")
     print(f"native lean on PATH: {native.describe() + ' at ' + str(native.lean) if native else 'none'}")

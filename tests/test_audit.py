@@ -15,7 +15,7 @@ from pysym.audit import audit, exit_code, load_claims_file
 from pysym.audit.engine import evaluate
 from pysym.audit.schema import AuditInputError
 
-from conftest import ROOT
+from conftest import ROOT, write_project
 
 HEADER = """
 [paper]
@@ -141,9 +141,14 @@ def test_premise_holds_and_fails(real_check, tmp_path):
 # --------------------------------------------------------------------------- bad input
 
 
-def moe(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "pysym", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=900)
+def moe(tmp_path, *args):
+    """`moe-theory --project <scratch project> ARGS`: the reports land in the scratch project's
+    build/, never in the checkout's (auditing without premise claims needs no Lean)."""
+    project = tmp_path / "project"
+    if not project.exists():
+        write_project(project, {"MoeTheory.A": "theorem a : True := trivial\n"})
+    return subprocess.run([sys.executable, "-m", "pysym", "--project", str(project), *args],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=900)
 
 
 def test_malformed_toml_reports_file_line_and_column(tmp_path):
@@ -179,7 +184,7 @@ def test_cli_bad_input_exit_2_without_traceback_and_other_files_audited(tmp_path
     bad = tmp_path / "bad.toml"
     bad.write_text("this is not toml = = \n")
     missing = tmp_path / "missing.toml"
-    out = moe("-q", "audit", str(good), str(bad), str(missing), "--json")
+    out = moe(tmp_path, "-q", "audit", str(good), str(bad), str(missing), "--json")
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr
     assert "bad.toml:1:" in out.stderr and "invalid TOML" in out.stderr
@@ -190,7 +195,7 @@ def test_cli_bad_input_exit_2_without_traceback_and_other_files_audited(tmp_path
 
 def test_cli_exit_codes_and_json_shape(tmp_path):
     ok = toy(tmp_path, claim("fine", "identity", lhs='"x"', rhs='"x"'), "ok.toml")
-    out = moe("-q", "audit", str(ok), "--json")
+    out = moe(tmp_path, "-q", "audit", str(ok), "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert isinstance(data, list) and len(data) == 1
@@ -198,7 +203,7 @@ def test_cli_exit_codes_and_json_shape(tmp_path):
     assert data[0]["paper"] == "toy" and data[0]["verdict"] == "holds" and data[0]["expected"] == "holds"
     assert isinstance(data[0]["evidence"], dict) and data[0]["evidence"]["summary"]
     wrong = toy(tmp_path, claim("fine", "identity", lhs='"x"', rhs='"x + 1"'), "wrong.toml")
-    out = moe("-q", "audit", str(wrong))
+    out = moe(tmp_path, "-q", "audit", str(wrong))
     assert out.returncode == 1
     assert "expected holds" in out.stdout
 

@@ -331,8 +331,8 @@ def _split_by_condition(cf, claim, ctx, relation, ev):
     cond = cf.parse(claim, "condition")
     pts = ctx.domain().sample(400, SEED)
     syms = sorted(relation.free_symbols | cond.free_symbols, key=str)
-    rel_f = numeric._compile_relation(relation, syms)
-    cond_f = numeric._compile_relation(cond, syms)
+    rel_f = numeric.compile_relation(relation, syms)
+    cond_f = numeric.compile_relation(cond, syms)
     agree = n_true = 0
     with mpmath.workdps(numeric.DIGITS):
         for pt in pts:
@@ -520,12 +520,12 @@ def _exponent(cf, claim):
     if eliminated is not None:
         q = q.subs(eliminated, elim_expr)
     derived = None
-    if len(mvars) == 1 and not prove._heavy(f, mvars):
+    if len(mvars) == 1 and not prove.heavy(f, mvars):
         v = mvars[0]
         try:
             with prove.budget(10):
                 sols = [s for s in sp.solve(sp.diff(f, v), v) if s.is_positive is not False and not s.has(sp.I)]
-        except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
+        except (prove.OutOfTime, NotImplementedError, ValueError, TypeError):
             sols = []
         if len(sols) == 1:
             derived = _scaling_exponent(q.subs(v, sols[0]), scale, ev)
@@ -558,7 +558,7 @@ def _scaling_exponent(q, scale, ev):
                 e = sp.limit(e, scale, sp.oo)
                 ev["note"] = "asymptotic exponent (scale -> infinity)"
             return e
-    except (prove._OutOfTime, NotImplementedError, ValueError):
+    except (prove.OutOfTime, NotImplementedError, ValueError):
         return None
 
 
@@ -764,11 +764,11 @@ def _independence(cf, claim):
     at = _parse_point(cf, claim, "at")
     ev: dict = {}
     sols = []
-    if not prove._heavy(law, vs):
+    if not prove.heavy(law, vs):
         try:
             with prove.budget(15):
                 sols = sp.solve([sp.diff(law, v) for v in vs], vs, dict=True)
-        except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
+        except (prove.OutOfTime, NotImplementedError, ValueError, TypeError):
             sols = []
     sols = [s for s in sols if all(val.is_real is not False and not val.has(sp.I) for val in s.values())]
     inside = []
@@ -872,7 +872,7 @@ def _argmin_trend(cf, claim, sign):
             try:
                 with prove.budget(6):
                     sol = sp.solve(Fv, p)
-            except (prove._OutOfTime, NotImplementedError, ValueError, TypeError):
+            except (prove.OutOfTime, NotImplementedError, ValueError, TypeError):
                 continue
             if len(sol) != 1:
                 continue

@@ -12,6 +12,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+from pysym.figures import save_figure
 from pysym.audit.run import AuditResult
 from pysym.paths import write_atomic
 
@@ -58,7 +59,10 @@ def json_text(result: AuditResult) -> str:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Plain text for a Markdown table cell: md_prose escaping (code spans kept), one line."""
+    from pysym.render.text import md_prose
+
+    return md_prose(text).replace("\n", " ")
 
 
 def markdown(result: AuditResult, plots: dict | None = None) -> str:
@@ -184,9 +188,7 @@ def _plot_optimum(plt, cf, v, path: Path) -> str:
         ax.set_title(f"{where}\n{shown}", fontsize=7)
         ax.set_xlabel(str(x))
         ax.set_ylabel(v.claim.fields["law"])
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save_figure(fig, path)
     return (f"{v.claim.fields['law']} against {x} at sampled configurations; the dot marks the global minimum. "
             f"Claimed location: {v.claim.fields['location']}.")
 
@@ -218,9 +220,7 @@ def _plot_value(plt, cf, v, path: Path) -> str:
         ax.set_xscale("log")
     ax.set_xlabel(name)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save_figure(fig, path)
     return (f"{v.claim.fields['minimize']} along {name} (other variables at the minimizer or the stated values), "
             f"with the derived minimizer and the claimed value.")
 
@@ -235,9 +235,7 @@ def _plot_exponents(plt, cf, v, path: Path) -> str:
     ax.set_xlabel(f"step along {v.claim.fields['scale']} (log-spaced)")
     ax.set_ylabel("exponent")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save_figure(fig, path)
     return f"Local exponent of {v.claim.fields['quantity']} in {v.claim.fields['scale']} against the claimed value."
 
 

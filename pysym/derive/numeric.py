@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
-__all__ = ["Range", "Domain", "NumericCheck", "check", "evaluate", "DIGITS", "POINTS"]
+__all__ = ["Range", "Domain", "NumericCheck", "check", "compile_relation", "evaluate", "DIGITS", "POINTS"]
 
 DIGITS = 50
 POINTS = 120
@@ -57,7 +57,7 @@ class Domain:
         rng = random.Random(seed)
         syms = self.symbols()
         bounds = [(_compile(r.low, syms), _compile(r.high, syms)) for r in self.ranges]
-        constraints = [_compile_relation(c, syms) for c in self.constraints]
+        constraints = [compile_relation(c, syms) for c in self.constraints]
         points: list[dict] = []
         tries = 0
         with mpmath.workdps(DIGITS):
@@ -82,7 +82,7 @@ def _compile(expr, syms):
     return sp.lambdify(syms, sp.sympify(expr), modules="mpmath")
 
 
-def _compile_relation(rel, syms):
+def compile_relation(rel, syms):
     lhs = _compile(rel.lhs, syms)
     rhs = _compile(rel.rhs, syms)
     op = rel.rel_op

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-__all__ = ["Proof", "prove_zero", "prove_nonnegative", "prove_positive", "simplify_candidates"]
+__all__ = ["Proof", "OutOfTime", "budget", "heavy", "prove_equal", "prove_zero", "prove_nonnegative", "prove_positive", "simplify_candidates"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Proof:
         return self.ok
 
 
-def _heavy(expr, wrt=None) -> bool:
+def heavy(expr, wrt=None) -> bool:
     """True when polynomial algebra (factor, together, simplify, solve) could
     blow up: powers with fractional exponents of large denominator, or floats
     (only powers whose base involves ``wrt``, if given)."""
@@ -64,7 +64,7 @@ def simplify_candidates(expr: sp.Expr):
     """Equivalent forms of ``expr`` tried in turn (cheap ones first)."""
     yield expr
     yield sp.expand(expr)
-    if _heavy(expr):
+    if heavy(expr):
         yield sp.expand(sp.powsimp(sp.expand_power_base(expr, force=False), force=False))
         return
     yield sp.together(expr)
@@ -93,7 +93,7 @@ def prove_zero(expr: sp.Expr, order=None) -> Proof:
                     if replaced:
                         how += f" (treating {', '.join(replaced)} as positive)"
                     return Proof(True, how)
-    except _OutOfTime:
+    except OutOfTime:
         return Proof(False, f"SymPy did not simplify the difference to 0 within {BUDGET:.0f} s")
     return Proof(False, "SymPy could not simplify the difference to 0")
 
@@ -113,7 +113,7 @@ def prove_equal(a, b, order=None) -> Proof:
                 r = sp.powsimp(sp.expand_power_base(sp.expand_power_exp(ratio), force=True), force=True)
                 if sp.simplify(r) == 1:
                     return Proof(True, "the ratio of the two sides reduces to 1 (all symbols positive)")
-        except _OutOfTime:
+        except OutOfTime:
             pass
     return p
 
@@ -178,13 +178,13 @@ def _apply(expr, steps):
     return expr
 
 
-class _OutOfTime(Exception):
+class OutOfTime(Exception):
     pass
 
 
 @contextmanager
 def budget(seconds: float):
-    """Give up (raise ``_OutOfTime`` inside) after ``seconds`` of symbolic work.
+    """Give up (raise ``OutOfTime`` inside) after ``seconds`` of symbolic work.
 
     Uses a timer signal, so it only applies in the main thread; elsewhere the
     work runs unbounded.
@@ -194,7 +194,7 @@ def budget(seconds: float):
         return
 
     def _alarm(signum, frame):
-        raise _OutOfTime()
+        raise OutOfTime()
 
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -223,7 +223,7 @@ def _prove_sign(expr, order, strict: bool) -> Proof:
     try:
         with budget(BUDGET):
             return _prove_sign_unbounded(expr, order, strict)
-    except _OutOfTime:
+    except OutOfTime:
         return Proof(False, f"no sign proof found within {BUDGET:.0f} s")
 
 
@@ -240,7 +240,7 @@ def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
         if form in tried:
             continue
         tried.add(form)
-        cands = (lambda: form, lambda: sp.expand(form)) if _heavy(form) else (
+        cands = (lambda: form, lambda: sp.expand(form)) if heavy(form) else (
             lambda: form, lambda: sp.expand_log(form, force=False), lambda: sp.factor(sp.together(form)),
             lambda: sp.expand(form), lambda: sp.simplify(form))
         for make in cands:
@@ -274,7 +274,7 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
             merged = sp.logcombine(e, force=False)
             if merged != e and (not merged.is_Add or len(merged.args) < len(terms)) and _sign(merged, strict, sub):
                 return True
-        if _heavy(e):
+        if heavy(e):
             return False
         combined = sp.factor(sp.together(e))
         if combined != e and not combined.is_Add and _sign(combined, strict, sub):

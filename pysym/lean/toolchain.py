@@ -51,6 +51,7 @@ __all__ = [
     "NativeToolchain",
     "WasmToolchain",
     "find_toolchain",
+    "native_at",
     "install_wasm",
     "verify_archive",
     "wasm_install_dir",
@@ -165,7 +166,7 @@ def find_toolchain(progress: Progress | None = None, *, install: bool = True) ->
     progress = progress or Progress()
     choice = os.environ.get("MOE_THEORY_LEAN", "auto").strip() or "auto"
     if choice not in ("auto", "native", "wasm"):
-        native = _native_at(Path(choice))
+        native = native_at(Path(choice))
         if native is None:
             raise ToolchainError(
                 f"MOE_THEORY_LEAN={choice}: not a working native lean executable "
@@ -174,7 +175,7 @@ def find_toolchain(progress: Progress | None = None, *, install: bool = True) ->
         return native
     if choice in ("auto", "native"):
         found = shutil.which("lean")
-        native = _native_at(Path(found)) if found else None
+        native = native_at(Path(found)) if found else None
         if native is not None:
             return native
         if choice == "native":
@@ -192,7 +193,7 @@ def find_toolchain(progress: Progress | None = None, *, install: bool = True) ->
     return install_wasm(progress=progress)
 
 
-def _native_at(lean: Path) -> NativeToolchain | None:
+def native_at(lean: Path) -> NativeToolchain | None:
     try:
         out = subprocess.run(
             [str(lean), "--version"], capture_output=True, text=True, timeout=60

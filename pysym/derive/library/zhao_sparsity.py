@@ -22,6 +22,7 @@ from pathlib import Path
 import mpmath
 import sympy as sp
 
+from pysym.figures import save_figure
 from pysym.derive.core import (
     Assumption,
     Bound,
@@ -214,10 +215,8 @@ def plot_error_curves(out: Path, plt) -> list[tuple[str, str]]:
         ax.set_xlabel("k (active experts), T = 64")
         ax.set_ylabel("E(k)")
         ax.legend(fontsize=7)
-    fig.tight_layout()
     name = "zhao_error_curves.png"
-    fig.savefig(out / name, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save_figure(fig, out / name)
     return [(name, "E(k) with Definition 5's log(T/k) (dashed; always minimal at k = T) and with log(eT/k) "
                    "(solid; interior minimum only when rho < rho*). Dots mark the minima.")]
 
@@ -240,8 +239,6 @@ def plot_regimes(out: Path, plt) -> list[tuple[str, str]]:
     ax.text(float(rho_star) * 1.1, 0.5, "rho*", fontsize=8)
     ax.set_xlabel("rho = A N^1.5 m^0.5 / (B d^0.5 T^1.5)")
     ax.set_ylabel("k*/T")
-    fig.tight_layout()
     name = "zhao_regimes.png"
-    fig.savefig(out / name, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save_figure(fig, out / name)
     return [(name, "The optimal fraction k*/T of the sharp model: interior below rho*, full activation above.")]
