@@ -45,6 +45,7 @@ A minimal derivation, run end to end:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -275,7 +276,8 @@ class Premise(Step):
             if key in text:
                 if assumption not in d.assumption_names():
                     return None
-                return f"assumption {assumption}"
+                # a short name (A1) refers to the derivation's list; a sentence says why it is granted
+                return f"assumption {assumption}" if re.fullmatch(r"\w{1,6}", assumption) else f"granted: {assumption}"
         if isinstance(h, sp.core.relational.Relational) and not h.free_symbols - set(d.symbols()):
             lhs, rhs = (h.lhs, h.rhs) if h.rel_op in ("<=", "<") else (h.rhs, h.lhs)
             if h.rel_op in ("<=", ">=") and prove.prove_nonnegative(rhs - lhs, d.order()).ok:
