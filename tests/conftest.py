@@ -115,6 +115,14 @@ def derivation_reports(statements) -> dict:
     return {r.derivation.name: r for r in run(None, statements)}
 
 
+@pytest.fixture(scope="session")
+def shipped_audit(statements):
+    """The audit of every shipped claims file, run once for the whole session."""
+    from pysym.audit import audit
+
+    return audit(sorted((ROOT / "paper_checks").glob("*.toml")), statements)
+
+
 def pytest_collection_modifyitems(config, items):
     """With ``pytest -n 2 --dist loadgroup`` (what `make test` runs): the tests that
     share the session's check of the real tree run on one worker, the other Lean

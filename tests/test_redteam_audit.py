@@ -591,3 +591,80 @@ def test_a_one_sided_claim_takes_a_tolerance_as_an_input_error(tmp_path):
     assert "a tolerance goes with" in input_error(write(tmp_path, claim("t", "value", quantity='"x"', claimed="1",
                                                                         rel='">"', tolerance="0.1",
                                                                         at="{ x = 2 }")))
+
+
+# --------------------------------------------------------------------------- a claimed interval is an interval
+
+
+def batch(path: Path) -> dict:
+    """Every claim of a file, in the two budgeted workers at once."""
+    from pysym.audit.engine import evaluate_many
+
+    cf = load_claims_file(path)
+    assert not cf.errors, cf.errors
+    return {c.id: v for c, v in zip(cf.claims, evaluate_many([(cf, c) for c in cf.claims]))}
+
+
+# x log x - 2x + exp(-x) on [1, 10]: minimizer 2.8758993048 (log x = 1 + exp(-x)), which SymPy cannot solve for
+NO_CLOSED_FORM = '"x*log(x) - 2*x + exp(-x)"'
+INSIDE = ["[2.8, 2.9]", "[2, 7]", "[2.8758, 2.876]", '"[2.87, 2.88]"', '"2.9"', '"2.876"', '"2.88 ± 0.01"']
+OUTSIDE = ["[2.9, 3.5]", "[1, 2.8]", "[2.876, 2.9]", "[2.87, 2.8758]", '"2.8"', '"2.87"', '"2.86 ± 0.01"']
+
+
+def test_a_minimizer_inside_a_claimed_interval_never_fails_and_outside_never_holds(tmp_path):
+    # Kumar's P* = 7.0021 against `claimed = [7, 8]` came out `fails`: without a closed form the engine compared
+    # the derived value with the interval's midpoint at the tight default tolerance.  An interval claim means
+    # "the value lies in [7, 8]"; a printed "2.9" accepts [2.85, 2.95]
+    body = "".join(claim(f"in{i}", "value", quantity='"x"', claimed=c, minimize=NO_CLOSED_FORM, over="{ x = [1, 10] }")
+                   for i, c in enumerate(INSIDE))
+    body += "".join(claim(f"out{i}", "value", "fails", quantity='"x"', claimed=c, minimize=NO_CLOSED_FORM,
+                          over="{ x = [1, 10] }") for i, c in enumerate(OUTSIDE))
+    got = batch(write(tmp_path, body))
+    for cid, v in got.items():
+        want = "holds" if cid.startswith("in") else "fails"
+        # the law is exact: the sign of the derivative on both sides of the interval decides
+        assert v.verdict == want, (cid, v.verdict, v.summary)
+        assert v.rounding.status == "robust", (cid, v.rounding)
+    assert "lies in [2.8, 2.9] for every admissible value" in got["in0"].summary
+
+
+def test_with_printed_numbers_in_the_law_an_interval_claim_is_never_compared_with_its_midpoint(tmp_path):
+    # the minimizer of x log x - (2.0 +- 0.05) x + exp(-x) moves over [2.746, 3.013]: [2.8, 2.9] holds at the
+    # printed values (2.8759) but not for every admissible value; its midpoint 2.85 is not the claim
+    law = '"x*log(x) - 2.0*x + exp(-x)"'
+    body = (claim("inside", "value", quantity='"x"', claimed="[2.8, 2.9]", minimize=law, over="{ x = [1, 10] }")
+            + claim("wide", "value", quantity='"x"', claimed="[2.6, 3.2]", minimize=law, over="{ x = [1, 10] }")
+            + claim("above", "value", quantity='"x"', claimed='"2.9"', rel='">"', minimize=law, over="{ x = [1, 10] }")
+            + claim("far", "value", quantity='"x"', claimed="[4, 5]", minimize=law, over="{ x = [1, 10] }"))
+    got = batch(write(tmp_path, body))
+    assert got["inside"].verdict == "inconclusive" and "holds at the printed values" in got["inside"].summary
+    assert got["wide"].verdict == "holds" and got["wide"].rounding.status == "robust"
+    # 2.8759 exceeds some admissible values of "2.9" ([2.85, 2.95]) and not others: undetermined at once
+    assert got["above"].verdict == "undetermined" and got["above"].rounding.status == "rounding decides"
+    assert got["far"].verdict == "fails" and got["far"].rounding.status == "robust"
+
+
+def test_numeric_exponents_compare_slopes_with_the_whole_claimed_interval_and_the_claimed_side(tmp_path):
+    # no closed form: the local slopes are 0.5 at every scale.  The interval [0.49, 0.7] contains them (its
+    # midpoint 0.595 does not), and "above 0" is what they are: neither may be refuted by the slopes
+    law = '"N**1.4999/n + N**(-0.4999) + N**(-1.4999)/1000"'
+    common = dict(law=law, minimize='["N"]', scale='"n"', quantity='"N"', range="[10, 1000]")
+    got = batch(write(tmp_path, claim("interval", "exponent", "inconclusive", claimed="[0.49, 0.7]", **common)
+                      + claim("positive", "exponent", "inconclusive", claimed="0", rel='">"', **common)
+                      + claim("negative", "exponent", "fails", claimed="0", rel='"<"', **common)
+                      + claim("away", "exponent", "fails", claimed="[0.6, 0.7]", **common)))
+    assert {k: v.verdict for k, v in got.items()} == {"interval": "inconclusive", "positive": "inconclusive",
+                                                      "negative": "fails", "away": "fails"}
+
+
+# --------------------------------------------------------------------------- evidence never contradicts the verdict
+
+
+def test_a_proved_inequality_never_shows_a_margin_range_below_zero(tmp_path):
+    # x^3 (1 + p) >= (x - 0.1)^3 + 0.01, p printed: the margin 0.3 x^2 - 0.03 x + 0.001 - 0.01 + p x^3 > 0 on [1, 10],
+    # but interval arithmetic encloses it loosely ([-8.3, 33.6] in 60 boxes: x^3 and (x - 0.1)^3 vary together),
+    # and the evidence once showed such a range for a claim proved to hold everywhere
+    body = claim("loose", "inequality", lhs='"x**3*(1 + 0.5e-9)"', rel='">="', rhs='"(x - 1/10)**3 + 1/100"')
+    v = one(write(tmp_path, body))
+    assert v.verdict == "holds", v.summary
+    assert v.rounding.low is not None and float(v.rounding.low) >= 0, v.rounding

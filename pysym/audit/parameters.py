@@ -16,7 +16,9 @@ So ``holds`` needs a proof for every admissible value (rounding: robust); a
 claim that holds at the printed values but fails for some admissible values is
 ``undetermined`` (rounding decides); a claim that fails at the printed values
 keeps that verdict, with the rounding status "printed values only" (other
-admissible values were not examined, so rounding could flip it).
+admissible values were not examined, so rounding could flip it); a claim
+already ``undetermined`` at the printed values (the claimed value's own printed
+numbers decide both ways there) stays so, and rounding decides.
 
 >>> from pysym.audit.verdict import Outcome
 >>> o = at_printed_values(Outcome("holds", "proved", {}), lambda: Outcome("fails", "at x = 2", {}), ["c = [1, 2]"])
@@ -42,7 +44,10 @@ def at_printed_values(o_mid: Outcome, run_joint, numbers) -> Outcome:
     numbers = tuple(numbers)
     ev = dict(o_mid.evidence)
     if o_mid.verdict != "holds":
-        status = "unknown" if o_mid.verdict == "inconclusive" else "printed values only"
+        # undetermined already at the printed values (the claimed value's own printed numbers decide both
+        # ways): other admissible values of the rest cannot remove either witness
+        status = {"inconclusive": "unknown", "undetermined": "rounding decides"}.get(o_mid.verdict,
+                                                                                   "printed values only")
         return Outcome(o_mid.verdict, f"at the printed values: {o_mid.summary}", ev, Rounding(status, numbers=numbers))
     o_box = run_joint()
     ev = {**o_box.evidence, "at the printed values": o_mid.summary}

@@ -11,6 +11,18 @@ its budget; running out is a failed attempt, never a verdict.
 >>> attempt("positive", x + 1, []), attempt("nonnegative", x - 1, [])
 (True, False)
 
+:func:`safe_simplify` is SymPy's ``simplify`` except where it could crash the
+worker: a number such as 0.4965 written as an exponent (``N**(-993/2000)``,
+``exp(1.4072 - P/2.2102)``) makes SymPy's polynomial algorithms work in
+``N**(1/2000)`` to degree 993, and its heuristic GCD then evaluates such
+polynomials at huge integers, nested once per generator, until GMP (under
+FLINT) gives up with ``SIGFPE``, a signal no Python code can catch.  Such an
+expression is left as it is (the sign provers work on it directly):
+
+>>> N = sp.Symbol("N", positive=True)
+>>> explosive(N**sp.Rational(-993, 2000) + sp.exp(sp.Rational(7036, 5000) - N)), explosive(N**sp.Rational(17, 50))
+(True, False)
+
 A sign of an expression in printed numbers only (:mod:`pysym.audit.printed`)
 that SymPy cannot prove is proved by interval arithmetic over their admissible
 intervals (:func:`pysym.audit.boxes.decide`):
@@ -28,7 +40,7 @@ import sympy as sp
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.derive import prove
 
-__all__ = ["attempt", "ATTEMPT_SECONDS"]
+__all__ = ["attempt", "ATTEMPT_SECONDS", "explosive", "safe_simplify"]
 
 ATTEMPT_SECONDS = 8.0
 
@@ -95,3 +107,25 @@ def _by_intervals(kind: str, expr) -> bool:
         return decide([(expr, ">" if kind == "positive" else ">=")], box_of([expr]), budget=500).status == "all"
     except (IntervalError, ZeroDivisionError, ValueError):
         return False
+
+
+_EXPLOSIVE = 100  # the largest denominator of a rational exponent that SymPy's polynomial algebra handles at ease
+
+
+def explosive(expr) -> bool:
+    """Whether a rational number with a denominator above 100 sits in an
+    exponent of ``expr`` (of a power, or inside ``exp``), or a float does: then
+    ``simplify``, ``cancel`` and ``factor`` work with polynomials of that degree
+    in several generators at once, which may exhaust GMP (see the module docstring)."""
+    expr = sp.sympify(expr)
+    exponents = [p.exp for p in expr.atoms(sp.Pow)] + [f.args[0] for f in expr.atoms(sp.exp)]
+    for e in exponents:
+        for r in [e] if e.is_Number else e.atoms(sp.Number):
+            if r.is_Float or (r.is_Rational and r.q > _EXPLOSIVE):
+                return True
+    return False
+
+
+def safe_simplify(expr):
+    """``sp.simplify(expr)``, or ``expr`` itself when :func:`explosive`."""
+    return expr if explosive(expr) else sp.simplify(expr)

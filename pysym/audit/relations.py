@@ -159,7 +159,11 @@ def _region_outcome(r, lhs, rhs, xvars, margin, margin_name, what, shown, number
         box = xvars + box_of([margin])
         if box:
             e = enclose(margin, box, budget=60, rel_tol=1e-4)
-            low, high = outward(e.low, e.high)
+            e_low = e.low
+            if r.verdict == "holds" and not (tol_rel or tol_abs) and e_low < 0:
+                # proved: the margin is >= 0 on the whole box; an enclosure below 0 is only looser than the proof
+                e_low = 0
+            low, high = outward(e_low, e.high)
     except (IntervalError, ZeroDivisionError, ValueError):
         pass
     rounding = Rounding(r.status, f"{margin_name} over the region", low, high, None, numbers)

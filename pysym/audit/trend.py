@@ -32,7 +32,7 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import SEED
 from pysym.audit.numbers import num, show
 from pysym.audit.verdict import Outcome
-from pysym.audit.proofs import attempt
+from pysym.audit.proofs import attempt, safe_simplify
 from pysym.derive import numeric
 
 __all__ = ["argmin_trend"]
@@ -71,12 +71,12 @@ def _interior_sign(a, theta, sign, elim, ev):
         try:
             with cpu_limit(20):
                 if p is None:
-                    reduced = sp.simplify(cross)
+                    reduced = safe_simplify(cross)
                 else:
                     sol = sp.solve(Fv, p)
                     if len(sol) != 1:
                         continue
-                    reduced = sp.simplify(cross.subs(p, sol[0]))
+                    reduced = safe_simplify(cross.subs(p, sol[0]))
         except (CPUTimeout, NotImplementedError, ValueError, TypeError):
             continue
         # the attempts that can settle it, the likelier direction first (a failed proof attempt is slow)

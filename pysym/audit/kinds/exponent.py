@@ -57,7 +57,7 @@ from pysym.audit.fields import (BOUNDS, EQUATION, EXPRESSION, LIMITS, POINT, REL
 from pysym.audit.numbers import num, show, tolerance_phrase
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import Check, compare_all
-from pysym.audit.printed import Printed, has_printed, midpoint, printed_in
+from pysym.audit.printed import Printed, constants_of, has_printed, midpoint, printed_in
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.relations import scope_note
 from pysym.audit.scaling import coefficient, scaling_exponent, stationary_minimum
@@ -149,6 +149,13 @@ def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
     d_at, c_at = derived.subs(s.at), s.claimed.subs(s.at)
     if {x for x in (d_at.free_symbols | c_at.free_symbols) if not isinstance(x, Printed)}:
         # symbolic exponents: the proof-or-sample comparison, at the printed values, then over the parameters
+        own = _own_printed(claim)
+        if own:
+            return Outcome("inconclusive", f"the derived exponent {show(derived)} depends on symbols that `at` does "
+                                           f"not fix, and the claimed value has printed digits of its own "
+                                           f"({', '.join(own)}): the engine compares such a claim only with an "
+                                           "exponent that is a number once `at` is applied (fix the symbols with "
+                                           "`at`, or write the claimed value exact(...))", ev, Rounding("unknown"))
         mid = _Setup(s.cf, dataclasses.replace(claim, values=midpoint(claim.values)))
         o_mid = _compare(mid, midpoint(derived), None if q_star is None else midpoint(q_star), method, dict(ev))
         return at_printed_values(o_mid, lambda: _compare(s, derived, q_star, method, dict(ev)),
@@ -176,9 +183,28 @@ def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
     return Outcome(o.verdict, summary, {**ev, **o.evidence}, o.rounding)
 
 
+_CLAIMED = ("claimed", "claimed_coefficient")
+
+
+def _own_printed(claim) -> list[str]:
+    """The printed numbers of the claimed value (and coefficient) that the rest of the claim does not use."""
+    rest = constants_of({k: v for k, v in claim.values.items() if k not in _CLAIMED})
+    return printed_in([c for c in constants_of([claim.values.get(k) for k in _CLAIMED]) - rest])
+
+
+def _mid_but_claimed(claim):
+    """The claim at the printed values, except the claimed value's own printed numbers: a claimed
+    interval [0.4, 0.5] keeps accepting every value in it (never only its middle)."""
+    rest = {k: v for k, v in claim.values.items() if k not in _CLAIMED}
+    mids = {p: p.mid for p in constants_of(rest)}
+    values = {k: (v.xreplace(mids) if k in _CLAIMED and isinstance(v, sp.Basic) else midpoint(v))
+              for k, v in claim.values.items()}
+    return dataclasses.replace(claim, values=values)
+
+
 def _numeric_printed(job, ev) -> Outcome:
     """No closed form with printed numbers: the local slopes at the printed values only."""
-    mid_claim = dataclasses.replace(job.claim, values=midpoint(job.claim.values))
+    mid_claim = _mid_but_claimed(job.claim)
     o_mid = _numeric(_Setup(job.cf, mid_claim), dict(ev))
 
     def joint():
@@ -394,21 +420,48 @@ def _numeric(s: _Setup, ev) -> Outcome:
             return Outcome("inconclusive", f"the quantity is not a positive number at {s.scale} = {c:g}", ev)
         qs.append(float(value))
     local = [math.log(qs[i + 1] / qs[i]) / math.log(scales[i + 1] / scales[i]) for i in range(len(qs) - 1)]
-    target = float(sp.N(s.claimed.subs(at)))
+    c_lo, c_hi = _claimed_range(s.claimed.subs(at))
+    shown = f"{c_lo:.4f}" if c_lo == c_hi else f"[{c_lo:.4f}, {c_hi:.4f}]"
     tol = claim.get("tolerance", 0.01)
+    rel = claim.get("rel", "==")
     ev.update(method="numeric: optimum at 9 scales, local log-log slopes",
               rule="sampled agreement never gives holds: slopes that all agree give inconclusive, a slope that "
                    "disagrees gives fails",
-              local_exponents=[round(x, 6) for x in local], claimed_value=round(target, 6))
+              local_exponents=[round(x, 6) for x in local], claimed_value=shown)
     span = f"over {s.scale} in [{lo:g}, {hi:g}]"
-    if all(abs(x - target) <= tol for x in local):
-        return Outcome("inconclusive", f"local exponents {local[0]:.4f} ... {local[-1]:.4f} {span} all lie within "
-                                       f"{tolerance_phrase('absolute', tol)} of the claimed {target:.4f}, but no "
-                                       "closed form was found: sampled agreement is not a proof", ev)
-    worst = max(local, key=lambda x: abs(x - target))
-    tail = (" (only the last ones agree: at most an asymptotic statement)" if abs(local[-1] - target) <= tol else "")
-    return Outcome("fails", f"local exponents {local[0]:.4f} ... {local[-1]:.4f} {span}, claimed {target:.4f}: "
-                            f"{worst:.4f} differs by more than {tolerance_phrase('absolute', tol)}{tail}", ev)
+    # a slope disagrees when it misses every admissible claimed value by more than the tolerance
+    if rel == "==":
+        def off(x):
+            return max(c_lo - x, x - c_hi)
+        agree_text = f"lie within {tolerance_phrase('absolute', tol)} of the claimed {shown}"
+        miss_text = f"differs by more than {tolerance_phrase('absolute', tol)}"
+    else:
+        def off(x):
+            return c_lo - x if rel in (">", ">=") else x - c_hi
+        agree_text = f"are not clearly {'below' if rel in ('>', '>=') else 'above'} the claimed {shown} " \
+                     f"(by more than {tolerance_phrase('absolute', tol)})"
+        miss_text = f"is {'below' if rel in ('>', '>=') else 'above'} it by more than " \
+                    f"{tolerance_phrase('absolute', tol)}"
+    if all(off(x) <= tol for x in local):
+        return Outcome("inconclusive", f"local exponents {local[0]:.4f} ... {local[-1]:.4f} {span} all {agree_text}, "
+                                       "but no closed form was found: sampled agreement is not a proof", ev)
+    worst = max(local, key=off)
+    tail = (" (only the last ones agree: at most an asymptotic statement)" if off(local[-1]) <= tol else "")
+    return Outcome("fails", f"local exponents {local[0]:.4f} ... {local[-1]:.4f} {span}, claimed {rel} {shown}: "
+                            f"{worst:.4f} {miss_text}{tail}", ev)
+
+
+def _claimed_range(claimed) -> tuple[float, float]:
+    """The claimed value's admissible range (a point for an exact value), as floats rounded outward."""
+    import math
+
+    from pysym.audit.precision import acceptance
+
+    if not has_printed(claimed):
+        v = float(sp.N(claimed))
+        return v, v
+    lo, hi = acceptance(claimed, "==", 0, 0)[1]
+    return math.nextafter(float(lo), -math.inf), math.nextafter(float(hi), math.inf)
 
 
 KIND = register(Kind(

@@ -47,7 +47,8 @@ from pysym.audit.interval import IntervalError
 from pysym.audit.numbers import num, tolerance_phrase
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import box_of, compare
-from pysym.audit.printed import Printed, has_printed, midpoint, printed_in
+from pysym.audit.bracket import bracket_minimizer
+from pysym.audit.printed import Printed, constants_of, has_printed, midpoint, printed_in
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.scaling import stationary_minimum
 from pysym.audit.verdict import Outcome, Rounding
@@ -108,23 +109,34 @@ def evaluate(job):
 # --------------------------------------------------------------------------- exact numbers
 
 
-def _exact(cf, claim, quantity, claimed, law, at):
-    claimed = claimed.subs(at)
-    ev: dict = {}
+def _exact_number(cf, claim, quantity, law, at, ev, claimed=None):
+    """The quantity at ``at`` (at the minimizer of ``law`` when there is one), to
+    30 digits, or an ``inconclusive`` :class:`Outcome`."""
     point = dict(at)
     if law is not None:
         m = _minimize(cf, claim, law, at, ev)
         if isinstance(m, Outcome):
             return m
         point.update({s: sp.Float(mpmath.nstr(v, 40), 40) for s, v in m.point.items()})
-    extra = quantity.subs(point).free_symbols | claimed.free_symbols
+    extra = quantity.subs(point).free_symbols | (claimed.free_symbols if claimed is not None else set())
+    extra = {s for s in extra if not isinstance(s, Printed)}
     if extra:
         raise cf.error(claim, f"`at` must fix {sorted(map(str, extra))} to evaluate the value")
     derived = sp.N(quantity.subs(point), 30)
+    if not (derived.is_real and derived.is_finite):
+        return Outcome("inconclusive", f"the quantity is not a finite real number there (derived {num(derived)})", ev)
+    return derived
+
+
+def _exact(cf, claim, quantity, claimed, law, at):
+    claimed = claimed.subs(at)
+    ev: dict = {}
+    derived = _exact_number(cf, claim, quantity, law, at, ev, claimed)
+    if isinstance(derived, Outcome):
+        return derived
     target = sp.N(claimed, 30)
-    if not (derived.is_real and target.is_real and derived.is_finite and target.is_finite):
-        return Outcome("inconclusive", f"the quantity or the claimed value is not a finite real number there "
-                                       f"(derived {num(derived)}, claimed {num(target)})", ev)
+    if not (target.is_real and target.is_finite):
+        return Outcome("inconclusive", f"the claimed value is not a finite real number (claimed {num(target)})", ev)
     ev.update(derived=num(derived, 10), claimed=num(target, 10))
     ev["method"] = "computed at 50 digits" + (" (grid + Newton minimizer)" if law is not None else "")
     rounding = Rounding("exact", "the derived value", num(derived), num(derived))
@@ -254,15 +266,63 @@ def _printed(cf, claim, quantity, claimed, law, at):
 
 
 def _printed_values_only(cf, claim, quantity, claimed, law, at, ev):
-    """No closed form: decide at the printed values (a claim that holds there is inconclusive)."""
-    o_mid = _exact(cf, claim, midpoint(quantity), midpoint(claimed), midpoint(law), _point(midpoint(at)))
-    o_mid = Outcome(o_mid.verdict, o_mid.summary, {**ev, **o_mid.evidence})
+    """No closed form: the quantity at the printed values of its own printed
+    numbers, compared with every admissible value of the claimed one (a claimed
+    interval ``[7, 8]`` accepts every value in it, a printed ``"7.0"`` every value
+    in [6.95, 7.05]; never only their printed value), then, where the claim is
+    about the minimizer itself, the bracket proofs of :mod:`pysym.audit.bracket`
+    over every admissible value; a claim that holds at the printed values without
+    such a proof is ``inconclusive``."""
+    numbers = printed_in([quantity, claimed, law, at])
+    ev = dict(ev)
+    derived = _exact_number(cf, claim, midpoint(quantity), midpoint(law), _point(midpoint(at)), ev,
+                            midpoint(claimed))
+    if isinstance(derived, Outcome):
+        return at_printed_values(derived, None, numbers)
+    # the claimed value keeps its own printed numbers; those it shares with the law are at their printed values
+    shared = constants_of([quantity, law, at]) & constants_of(claimed)
+    own_claimed = claimed.xreplace({p: p.mid for p in shared})
+    value = sp.Rational(derived)
+    o_mid = compare(value, own_claimed, rel=claim.get("rel", "=="), tol_rel=claim.get("tolerance"),
+                    tol_abs=claim.get("abs_tolerance"), what="the derived value",
+                    claimed_text=_written(claim.fields.get("claimed"), claimed))
+    ev.update(o_mid.evidence)
+    ev["derived"] = num(derived, 10)
+    ev["method"] = "computed at the printed values (grid + Newton minimizer), compared with every admissible " \
+                   "value of the claimed one"
+    o_mid = Outcome(o_mid.verdict, o_mid.summary, ev, o_mid.rounding)
+    proved = _bracketed(claim, quantity, own_claimed if not shared else None, law, at, o_mid, numbers)
+    if proved is not None:
+        return proved
 
     def joint():
         return Outcome("inconclusive", f"no closed form for the minimizer ({ev.get('closed_form', '')}), so the "
                                        "other admissible values were not checked", {})
 
-    return at_printed_values(o_mid, joint, printed_in([quantity, claimed, law, at]))
+    return at_printed_values(o_mid, joint, numbers)
+
+
+def _bracketed(claim, quantity, claimed, law, at, o_mid, numbers):
+    """The verdict over every admissible value when the claim is about the
+    minimizer itself and its derivative brackets it (:mod:`pysym.audit.bracket`),
+    agreeing with the verdict at the printed values; else None."""
+    if law is None or claimed is None or o_mid.verdict not in ("holds", "fails"):
+        return None
+    over = claim.get("over")
+    if len(over) != 1:
+        return None
+    (x, (lo, hi)), = over.items()
+    law_at, lo, hi = law.subs(at), sp.sympify(lo).subs(at), sp.sympify(hi).subs(at)
+    if quantity.subs(at) != x or not (lo.is_Rational and hi.is_Rational) or \
+            {s for s in law_at.free_symbols if not isinstance(s, Printed)} != {x}:
+        return None
+    b = bracket_minimizer(law_at, x, lo, hi, claimed, claim.get("rel", "=="), claim.get("tolerance"),
+                          claim.get("abs_tolerance"))
+    if b is None or b.verdict != o_mid.verdict:
+        return None
+    ev = {**o_mid.evidence, **b.evidence, "at the printed values": o_mid.summary}
+    return Outcome(b.verdict, f"{b.summary} (at the printed values: {o_mid.summary})", ev,
+                   Rounding("robust", b.range_of, b.low, b.high, ev.get("derived"), tuple(numbers)))
 
 
 def _written(raw, value) -> str:
