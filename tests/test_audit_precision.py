@@ -15,13 +15,12 @@ import mpmath
 import pytest
 import sympy as sp
 
-from pysym.audit import audit, load_claims_file
+from pysym.audit import audit
 from pysym.audit.engine import evaluate_unbudgeted
 from pysym.audit.interval import Iv, compile_expr
 from pysym.audit.printed import Printed
 from pysym.audit.schema import AuditInputError, load_claims_text
 
-from conftest import ROOT
 
 HEADER = """
 [paper]
