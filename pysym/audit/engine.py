@@ -52,13 +52,18 @@ from pysym.audit.model import Claim, ClaimsFile
 from pysym.audit.parameters import evaluate_with_parameters
 from pysym.audit.printed import has_printed, printed_in
 from pysym.audit.registry import Job, kind
-from pysym.audit.verdict import VERDICTS, Outcome, Rounding, Verdict, plain_evidence
+from pysym.audit.verdict import VERDICTS, Outcome, Rounding, Verdict, plain_evidence, unmarked
 
 __all__ = ["Verdict", "evaluate", "evaluate_many", "evaluate_unbudgeted"]
 
 
 def evaluate_unbudgeted(cf: ClaimsFile, claim: Claim, statements: dict | None = None) -> Outcome:
-    """The claim's :class:`Outcome`, computed in this process (no budget)."""
+    """The claim's :class:`Outcome`, computed in this process (no budget), as plain text."""
+    return unmarked(_evaluate(cf, claim, statements))
+
+
+def _evaluate(cf: ClaimsFile, claim: Claim, statements: dict | None = None) -> Outcome:
+    """The claim's :class:`Outcome` with its expressions marked (for :class:`Verdict`)."""
     k = kind(claim.kind)
     job = Job(cf, claim, statements)
     printed = has_printed(claim.values)
@@ -92,7 +97,7 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     evaluating, for each ``(claims file, claim)`` pair, each claim under its
     own ``budget`` (the claims share worker processes, see
     :func:`pysym.audit.budget.run_many`)."""
-    thunks = [lambda cf=cf, claim=claim: evaluate_unbudgeted(cf, claim, statements) for cf, claim in pairs]
+    thunks = [lambda cf=cf, claim=claim: _evaluate(cf, claim, statements) for cf, claim in pairs]
     weights = [_weight(claim) for _, claim in pairs]
     return [_verdict(cf, claim, status, value, budget)
             for (cf, claim), (status, value) in zip(pairs, run_many(thunks, budget, weights=weights))]

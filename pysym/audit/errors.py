@@ -38,6 +38,8 @@ def printable(text) -> str:
     """``text`` with control and text-reordering characters written as escapes."""
     out = []
     for ch in str(text):
+        if ch in "\ue000\ue001":  # the expression markers of pysym.audit.numbers.show: never shown
+            continue
         if _unsafe(ch):
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
@@ -68,7 +70,9 @@ class AuditInputError(Exception):
     """A problem in a claims file: where it is and what is wrong."""
 
     def __init__(self, path: str, claim: str | None, message: str):
-        self.path, self.claim, self.message = str(path), claim, str(message)
+        from pysym.audit.numbers import unmark
+
+        self.path, self.claim, self.message = str(path), claim, unmark(str(message))
         super().__init__(self.describe())
 
     def describe(self) -> str:

@@ -6,27 +6,40 @@ with a finite decimal expansion) as decimals again; genuine fractions such as
 ``14/31`` stay fractions.  :func:`num` gives a number to a few significant
 digits; :func:`tolerance_phrase` says which tolerance decided.
 
+Numbers print as plain text; any other expression is *marked*: its text is
+enclosed in :data:`OPEN` and :data:`CLOSE` (two private-use characters), so
+that the LaTeX report (:mod:`pysym.render.audit_tex`) can read it back and
+typeset it with SymPy's LaTeX printer.  The markers never leave the auditor:
+:class:`pysym.audit.verdict.Verdict` keeps a marked copy of its text for the
+LaTeX report and strips them (:func:`unmark`) from everything else, and so do
+the input errors.
+
 >>> import sympy as sp
 >>> x = sp.Symbol("x", positive=True)
->>> show(sp.Rational(909, 2000)), show(x**sp.Rational(-2383, 10000)), show(sp.Rational(14, 31))
+>>> show(sp.Rational(909, 2000)), unmark(show(x**sp.Rational(-2383, 10000))), show(sp.Rational(14, 31))
 ('0.4545', 'x**(-0.2383)', '14/31')
+>>> show(x + 1) == OPEN + "x + 1" + CLOSE
+True
 >>> show(sp.Rational(3, 10**40)), num(sp.Rational(14, 31)), num(2.5e-12, 3)
 ('3e-40', '0.4516129', '2.5e-12')
->>> show(sp.Eq(x, 2, evaluate=False))
+>>> unmark(show(sp.Eq(x, 2, evaluate=False)))
 'x == 2'
+>>> unmark({"a": [show(x), "b"]}), marked_parts("p " + show(x) + " q")
+({'a': ['x', 'b']}, ['p ', ('x',), ' q'])
 >>> tolerance_phrase("relative", 0.005)
 'relative tolerance 0.005'
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, localcontext
 
 import mpmath
 import sympy as sp
 from sympy.printing.str import StrPrinter
 
-__all__ = ["show", "num", "decimal", "tolerance_phrase", "short"]
+__all__ = ["show", "num", "decimal", "tolerance_phrase", "short", "OPEN", "CLOSE", "mark", "unmark", "marked_parts"]
 
 
 def decimal(r: sp.Rational) -> str | None:
@@ -56,11 +69,50 @@ class _Printer(StrPrinter):
         return f"{self._print(expr.lhs)} == {self._print(expr.rhs)}"
 
 
+OPEN, CLOSE = "\ue000", "\ue001"  # private-use characters: they enclose an expression that show() printed
+_MARKS = re.compile(f"[{OPEN}{CLOSE}]")
+_MARKED = re.compile(f"{OPEN}([^{OPEN}{CLOSE}]*){CLOSE}")
+
+
+def mark(text: str) -> str:
+    """``text`` (an expression as :func:`show` prints it) marked as an expression."""
+    return f"{OPEN}{unmark(text)}{CLOSE}"
+
+
+def unmark(value):
+    """``value`` (text, or lists and dicts of it) without the expression markers."""
+    if isinstance(value, str):
+        return _MARKS.sub("", value)
+    if isinstance(value, dict):
+        return {unmark(k): unmark(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(unmark(v) for v in value)
+    return value
+
+
+def marked_parts(text: str) -> list:
+    """``text`` split into plain strings and 1-tuples ``(expression text,)``
+    (a marker without its partner is dropped)."""
+    out: list = []
+    pos = 0
+    for m in _MARKED.finditer(text):
+        if m.start() > pos:
+            out.append(unmark(text[pos:m.start()]))
+        out.append((m.group(1),))
+        pos = m.end()
+    if pos < len(text):
+        out.append(unmark(text[pos:]))
+    return out
+
+
 def show(expr) -> str:
-    """``expr`` as text, with terminating rationals written as decimals."""
+    """``expr`` as text, with terminating rationals written as decimals; a
+    number as plain text, any other expression marked (:func:`mark`)."""
     if isinstance(expr, (int, float, str)):
         return str(expr)
-    return _Printer().doprint(sp.sympify(expr))
+    e = sp.sympify(expr)
+    text = _Printer().doprint(e)
+    return text if getattr(e, "is_number", False) and not getattr(e, "free_symbols", True) else mark(text)
 
 
 def num(v, digits: int = 8) -> str:
@@ -74,9 +126,12 @@ def num(v, digits: int = 8) -> str:
 
 
 def short(text: str, limit: int = 90) -> str:
-    """``text`` cut to ``limit`` characters (with ``...``)."""
+    """``text`` cut to ``limit`` characters (with ``...``); a cut expression loses its markers."""
     text = str(text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(unmark(text)) <= limit:
+        return text
+    text = unmark(text)
+    return text[: limit - 3] + "..."
 
 
 def tolerance_phrase(which: str, value: float) -> str:

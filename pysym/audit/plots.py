@@ -2,9 +2,11 @@
 
 * ``optimum`` claims: the law across the optimized variable at a sampled
   configuration where the claim holds and one where it does not, minimum marked;
-* numeric ``exponent`` claims: the local exponents against the claim;
-* ``value`` claims: the minimized law along its first variable, with the
-  derived minimizer and the claimed value.
+* numeric ``exponent`` claims: the local exponents against the scale (log
+  axis) and the claim;
+* ``value`` claims: the minimized law along the claimed quantity's variable
+  (the first variable of ``over`` when the quantity is not one of them), with
+  the derived minimizer and the claimed value.
 
 Each figure is drawn in a worker process under a CPU-time and memory budget
 (:mod:`pysym.audit.budget`), so a pathological law cannot stall the report.
@@ -54,7 +56,7 @@ def render_plots(result, out_dir: Path, link_prefix: str) -> dict:
             draw = _plot_optimum
         elif v.claim.kind == "exponent" and "local_exponents" in v.evidence:
             draw = _plot_exponents
-        elif v.claim.kind == "value" and "minimizer" in v.evidence:
+        elif v.claim.kind == "value" and ("minimizer" in v.evidence or v.claim.has("minimize")):
             draw = _plot_value
         else:
             continue
@@ -122,16 +124,25 @@ def _plot_optimum(plt, cf, v, path: Path) -> str:
 
 
 def _plot_value(plt, cf, v, path: Path) -> str:
-    """The minimized law along its first variable, the minimizer, and the claim."""
+    """The minimized law along the claimed quantity's variable (else the first
+    variable of ``over``), the derived minimizer, and the claimed value."""
     import numpy as np
     import sympy as sp
 
     law = midpoint(v.claim.get("minimize"))  # printed numbers at their printed values
     over = midpoint(v.claim.get("over"))
-    x = next(iter(over))
+    quantity = v.claim.get("quantity")
+    inside = [s for s in over if quantity is not None and s in getattr(quantity, "free_symbols", ())]
+    x = quantity if quantity in over else (inside[0] if len(inside) == 1 else next(iter(over)))
     name = str(x)
     fixed = {s: float(sp.N(midpoint(val))) for s, val in v.claim.get("at", {}).items()}
-    fixed.update({cf.symbols[k].symbol: float(val) for k, val in v.evidence["minimizer"].items() if k != name})
+    minimizer = {str(k): float(val) for k, val in v.evidence.get("minimizer", {}).items()}
+    if not minimizer:  # a closed-form verdict: the minimizer at the printed values, numerically
+        from pysym.derive.optimize import minimize
+
+        box = {s: tuple(float(sp.N(b.subs(fixed))) for b in ends) for s, ends in over.items()}
+        minimizer = {str(k): float(val) for k, val in minimize(law, box, fixed).point.items()}
+    fixed.update({cf.symbols[k].symbol: val for k, val in minimizer.items() if k != name})
     lo, hi = (float(sp.N(b.subs(fixed))) for b in over[x])
     f = sp.lambdify(x, law.subs(fixed), modules="numpy")
     xs = np.geomspace(lo, hi, 400) if lo > 0 and hi / lo > 20 else np.linspace(lo, hi, 400)
@@ -139,33 +150,63 @@ def _plot_value(plt, cf, v, path: Path) -> str:
         ys = np.broadcast_to(np.asarray(f(xs), dtype=float), xs.shape)
     fig, ax = plt.subplots(figsize=(5, 3.2))
     ax.plot(xs, ys, label=_label(v.claim.fields["minimize"]))
-    best = float(v.evidence["minimizer"][name])
+    best = minimizer[name]
     ax.axvline(best, color="C0", linestyle=":", label=f"derived minimizer {name} = {best:.4g}")
-    if v.claim.get("quantity") == x:
-        claimed = float(v.evidence["claimed"])
-        ax.axvline(claimed, color="C3", linestyle="--", label=f"claimed {claimed:.4g}")
+    claimed_at = _claimed_at(v, quantity, x, fixed)
+    if claimed_at is not None:
+        ax.axvline(claimed_at, color="C3", linestyle="--", label=f"claimed: {name} = {claimed_at:.4g}")
     if xs[-1] / xs[0] > 20 and xs[0] > 0:
         ax.set_xscale("log")
+    if np.nanmin(ys) > 0 and np.nanmax(ys) / np.nanmin(ys) > 50:
+        ax.set_yscale("log")
     ax.set_xlabel(name)
+    ax.set_ylabel(_label(v.claim.fields["minimize"]))
     ax.legend(fontsize=7)
     _save(fig, path)
     return (f"{_label(v.claim.fields['minimize'])} along {name} (other variables at the minimizer or the stated "
-            "values), with the derived minimizer and the claimed value.")
+            "values), with the derived minimizer" + (" and the claimed value." if claimed_at is not None else "."))
+
+
+def _claimed_at(v, quantity, x, fixed) -> float | None:
+    """The value of ``x`` at which the claimed quantity takes its claimed value (``None`` if not one)."""
+    import sympy as sp
+
+    claimed = float(v.evidence["claimed"]) if "claimed" in v.evidence else \
+        float(sp.N(midpoint(v.claim.get("claimed")).subs(fixed)))
+    if quantity == x:
+        return claimed
+    q = midpoint(quantity).subs({k: val for k, val in fixed.items() if k != x})
+    roots = [r for r in sp.solve(sp.Eq(q, sp.nsimplify(claimed)), x) if r.is_real and r.is_positive]
+    return float(roots[0]) if len(roots) == 1 else None
 
 
 def _plot_exponents(plt, cf, v, path: Path) -> str:
-    local = v.evidence["local_exponents"]
-    claimed = v.evidence.get("claimed_value")
+    """The local log-log slopes against the scale (log axis), each at the geometric
+    midpoint of its two scales, and the claimed exponent (a band for a range)."""
+    import sympy as sp
+
+    local = [float(x) for x in v.evidence["local_exponents"]]
+    scale = v.claim.get("scale")
+    at = {s: midpoint(val) for s, val in v.claim.get("at", {}).items()}
+    lo, hi = (float(sp.N(midpoint(b).subs(at))) for b in v.claim.get("range"))
+    n = len(local)
+    scales = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
+    mids = [(a * b) ** 0.5 for a, b in zip(scales, scales[1:])]
     fig, ax = plt.subplots(figsize=(5, 3.0))
-    ax.plot(range(1, len(local) + 1), local, "o-", label="derived (local log-log slope)")
-    if claimed is not None:
-        ax.axhline(float(claimed), linestyle="--", color="gray", label="claimed")
-    ax.set_xlabel(f"step along {v.claim.get('scale')} (log-spaced)")
-    ax.set_ylabel("exponent")
+    ax.plot(mids, local, "o-", label="derived (local log-log slope)")
+    claimed = str(v.evidence.get("claimed_value") or "").strip()
+    if claimed.startswith("["):
+        c_lo, c_hi = (float(t) for t in claimed[1:-1].split(","))
+        ax.axhspan(c_lo, c_hi, color="gray", alpha=0.3, label=f"claimed [{c_lo:g}, {c_hi:g}]")
+    elif claimed:
+        ax.axhline(float(claimed), linestyle="--", color="gray", label=f"claimed {float(claimed):g}")
+    ax.set_xscale("log")
+    ax.set_xlabel(f"{scale} (log scale)")
+    ax.set_ylabel(f"local exponent in {scale}")
     ax.legend(fontsize=7)
     _save(fig, path)
-    return (f"Local exponent of {_label(v.claim.fields['quantity'])} in {v.claim.get('scale')} against the claimed "
-            "value.")
+    return (f"Local exponent of {_label(v.claim.fields['quantity'])} in {scale}, between neighbouring "
+            f"log-spaced values of {scale}, against the claimed value.")
 
 
 def _label(text) -> str:

@@ -26,6 +26,7 @@ import textwrap
 from pathlib import Path
 
 from pysym.audit.errors import one_line, printable
+from pysym.audit.numbers import unmark
 from pysym.audit.plots import render_plots
 from pysym.audit.printed import describe
 from pysym.audit.run import AuditResult
@@ -84,8 +85,9 @@ def terminal_table(result: AuditResult, *, color: bool = False, width: int | Non
 
 
 def json_text(result: AuditResult) -> str:
-    """The JSON report: verdicts, input errors (file, claim, message) and a summary."""
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    """The JSON report: verdicts, input errors (file, claim, message) and a summary
+    (never an expression marker of :func:`pysym.audit.numbers.show`)."""
+    return json.dumps(unmark(result.to_json()), indent=2, ensure_ascii=False) + "\n"
 
 
 def md_inline(text) -> str:

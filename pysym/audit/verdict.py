@@ -33,8 +33,9 @@ import mpmath
 import sympy as sp
 
 from pysym.audit.model import Claim
+from pysym.audit.numbers import mark, unmark
 
-__all__ = ["VERDICTS", "ROUNDING", "Outcome", "Rounding", "Verdict", "plain", "plain_evidence"]
+__all__ = ["VERDICTS", "ROUNDING", "Outcome", "Rounding", "Verdict", "plain", "plain_evidence", "unmarked"]
 
 VERDICTS = ("holds", "fails", "undetermined", "conditional", "inconclusive")
 
@@ -122,7 +123,7 @@ def plain(v):
     if isinstance(v, (mpmath.mpf, sp.Float)):
         return float(mpmath.nstr(mpmath.mpf(v), 12))
     if isinstance(v, sp.Basic):
-        return sp.sstr(v)
+        return sp.sstr(v) if v.is_number or isinstance(v, sp.logic.boolalg.BooleanAtom) else mark(sp.sstr(v))
     return str(v)
 
 
@@ -130,14 +131,39 @@ def plain_evidence(evidence: dict) -> dict:
     return {str(k): plain(v) for k, v in evidence.items()}
 
 
+def unmarked(outcome: Outcome) -> Outcome:
+    """``outcome`` without the expression markers of :func:`pysym.audit.numbers.show`."""
+    return Outcome(outcome.verdict, unmark(outcome.summary), unmark(outcome.evidence),
+                   _unmark_rounding(outcome.rounding))
+
+
+def _unmark_rounding(r: Rounding | None) -> Rounding | None:
+    if r is None:
+        return None
+    return Rounding(r.status, unmark(r.range_of), unmark(r.low), unmark(r.high), unmark(r.at_printed),
+                    tuple(unmark(list(r.numbers))), unmark(r.note))
+
+
 @dataclass
 class Verdict:
+    """A claim's verdict.  ``summary``, ``evidence`` and ``rounding`` are plain
+    text; ``marked`` keeps them with the expressions marked by
+    :func:`pysym.audit.numbers.show`, for the LaTeX report only."""
+
     paper: str
     claim: Claim
     verdict: str
     summary: str
     evidence: dict = field(default_factory=dict)
     rounding: Rounding = field(default_factory=lambda: Rounding("exact"))
+    marked: dict | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):  # the one place verdict text leaves the auditor: markers stay in `marked`
+        if self.marked is None:
+            self.marked = {"summary": self.summary, "evidence": self.evidence, "rounding": self.rounding}
+        self.summary = unmark(self.summary)
+        self.evidence = unmark(self.evidence)
+        self.rounding = _unmark_rounding(self.rounding)
 
     @property
     def matches(self) -> bool:

@@ -97,11 +97,6 @@ def same_relation(a, b, scope) -> bool:
     return scope.prove_zero(a.lhs - b.lhs).ok and scope.prove_zero(a.rhs - b.rhs).ok
 
 
-def _short_text(expr, limit: int = 70) -> str:
-    text = sp.sstr(expr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 @dataclass
 class Premise(Step):
     """A relation taken from a Lean theorem, checked against its statement."""
@@ -180,7 +175,7 @@ class Premise(Step):
                 problems.append(f"its hypothesis `{sp.sstr(h)}` is neither implied by the domain nor granted by a "
                                 "named assumption")
             else:
-                discharged.append(f"`{_short_text(raw)}`: {why}")
+                discharged.append(f"`{sp.sstr(raw)}`: {why}")  # whole: a cut hypothesis is unreadable
                 accounted.append((sp.sstr(raw), why))
         if problems:
             return fail("; ".join(problems), undischarged=open_hyps)

@@ -24,8 +24,9 @@ import re
 
 import sympy as sp
 
+from pysym.audit.numbers import unmark
+from pysym.render.audit_math import glyphs_tex, verdict_tex
 from pysym.render.latex import _clean, environment
-from pysym.render.prose import tex_rich
 from pysym.render.text import sentence, tex_code, tex_prose
 
 __all__ = ["audit_tex", "law_tex", "number_tex", "rich"]
@@ -33,6 +34,8 @@ __all__ = ["audit_tex", "law_tex", "number_tex", "rich"]
 # hyphenated names (Ling-mini-beta, Dense-6.1B, log-log) stay text: never a formula with a minus sign
 _HYPHENATED = re.compile(r"(?<![\w.])([A-Za-z][\w.]*(?:-[A-Za-z0-9][\w.]*)+)")
 
+_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "lambda", "mu", "nu", "rho", "sigma", "tau", "theta", "eta",
+          "kappa", "phi", "psi", "omega", "xi", "zeta", "chi"}
 _VERDICTS = ("holds", "fails", "undetermined", "conditional", "inconclusive")
 
 
@@ -49,14 +52,29 @@ def law_tex(expr) -> str:
     return sp.latex(expr)
 
 
-def rich(text) -> str:
-    r"""Prose with its formulas typeset (:func:`pysym.render.prose.tex_rich`), hyphenated names kept as text.
+def rich(text, names: dict | None = None, symbols: dict | None = None) -> str:
+    r"""Prose with its formulas typeset (:func:`pysym.render.prose.tex_rich`), hyphenated names kept as text;
+    expressions marked by :func:`pysym.audit.numbers.show` printed by SymPy
+    (:func:`pysym.render.audit_math.verdict_tex`, ``symbols`` by name).
 
     >>> rich("Ling-mini-beta has G = 12")
     'Ling-mini-beta has \\(G = 12\\)'
+    >>> rich("e^(−P/γ̄) ∝ N")
+    '\\(e^{-P/\\bar{\\gamma}}\\) \\ensuremath{\\propto} \\(N\\)'
     """
     parts = _HYPHENATED.split(str(text))
-    return "".join(tex_prose(part) if i % 2 else tex_rich(part) for i, part in enumerate(parts))
+    return "".join(glyphs_tex(tex_prose(part)) if i % 2 else verdict_tex(part, names, symbols)
+                   for i, part in enumerate(parts))
+
+
+def _names(cf) -> tuple[dict, dict]:
+    """The claims file's symbols, constants and laws: ``({name: LaTeX}, {name: SymPy symbol})``."""
+    symbols = {name: spec.symbol for name, spec in cf.symbols.items()}
+    symbols.update(cf.constants)
+    symbols.update({name: sp.Symbol(name) for name in cf.laws if name not in symbols})
+    symbol_like = {name: s for name, s in symbols.items()  # never an English word ("loss") as a symbol
+                   if len(name) <= 2 or re.search(r"[_\d]", name) or name.lower() in _GREEK}
+    return {name: sp.latex(s) for name, s in symbol_like.items()}, symbols
 
 
 def _ends(p) -> str:
@@ -83,14 +101,20 @@ def _literal_tex(text: str) -> str:
         return text
 
 
-def number_tex(p) -> str:
+def number_tex(p, names: tuple = ()) -> str:
     """A printed constant: its name, printed value and admissible interval, and where it is printed."""
     name, shown = sp.latex(p), _literal_tex(p.text)
     head = name if name.replace(" ", "") == shown.replace(" ", "") else f"{name} = {shown}"
     out = rf"\({head}\)" + " (exact)" if p.exact else rf"\({head} \in {_ends(p)}\)"
     if p.where:
-        out += f" ({rich(p.where)})"
+        out += f" ({rich(p.where, *names)})"
     return out
+
+
+def _marked(v, what: str):
+    """The verdict's ``summary``, ``evidence`` or ``rounding`` with its expressions marked."""
+    marked = getattr(v, "marked", None) or {}
+    return marked.get(what, getattr(v, what))
 
 
 def audit_tex(result, plots: dict | None = None) -> str:
@@ -99,29 +123,35 @@ def audit_tex(result, plots: dict | None = None) -> str:
     papers = []
     for cf in result.files:
         vs = [v for v in result.verdicts if v.paper == cf.paper.id]
+        names = _names(cf)
+
+        def text(value, names=names):
+            return rich(value, *names)
+
         papers.append({
             "title": cf.paper.title,
             "arxiv": cf.paper.arxiv,
             "version": cf.paper.version,
             "path": cf.path,
             "sources": rich("; ".join(cf.paper.sources)),
-            "numbers": [number_tex(c) for c in cf.constants.values()],
+            "numbers": [number_tex(c, names) for c in cf.constants.values()],
             "laws": [(sp.latex(sp.Symbol(name)), law_tex(expr)) for name, expr in cf.laws.items()],
             "verdicts": [{
                 "id": tex_code(v.claim.id).replace("-", r"-\allowbreak{}"),
                 "verdict": v.verdict,
                 "expected": v.claim.expected,
                 "matches": v.matches,
-                "summary": rich(v.summary),
-                "rounding": rich(v.rounding.tag()),
-                "rounding_phrase": rich(v.rounding.phrase()),
-                "numbers": rich("; ".join(v.rounding.numbers)),
+                "summary": text(_marked(v, "summary")),
+                "rounding": text(_marked(v, "rounding").tag()),
+                "rounding_phrase": text(_marked(v, "rounding").phrase()),
+                "numbers": text("; ".join(_marked(v, "rounding").numbers)),
                 "quote": rich(v.claim.quote),
-                "where": rich(v.claim.where),
+                "where": text(v.claim.where),
                 "kind": v.claim.kind,
-                "note": rich(sentence(v.claim.note)) if v.claim.note else "",
-                "details": [(k.replace("_", " "), rich(_flatten(val))) for k, val in v.evidence.items()],
-                "plots": [(path, rich(caption)) for path, caption in plots.get((v.paper, v.claim.id), [])],
+                "note": text(sentence(v.claim.note)) if v.claim.note else "",
+                "details": [(k.replace("_", " "), tex_code(unmark(_flatten(val))) if "lean" in k else text(_flatten(val)))
+                            for k, val in _marked(v, "evidence").items()],
+                "plots": [(path, text(caption)) for path, caption in plots.get((v.paper, v.claim.id), [])],
             } for v in vs],
         })
     counts = {k: sum(v.verdict == k for v in result.verdicts) for k in _VERDICTS}

@@ -81,6 +81,14 @@ def _label(p: Parser, i: int) -> bool:
     return j >= 0 and p.toks[j].kind == "word" and p.toks[j].value.lower() in _LABELS
 
 
+def _unprimed(p: Parser, latex: str, j: int, stats: dict) -> tuple[str, int, dict]:
+    """A formula that ends in a power and ``'`` (``'... C^alpha'``): the ``'`` closes a
+    quote, it is no prime (a prime after a superscript is a double superscript in LaTeX)."""
+    if latex.endswith("}'") and "^{" in latex and p.is_(j - 1, "op", "'"):
+        return latex[:-1], j - 1, stats
+    return latex, j, stats
+
+
 def math_of(text: str, names: dict | None = None) -> list[Segment]:
     """Text (no code spans) split into text and math segments."""
     p = Parser(long_fractions(text), dict(names or {}))
@@ -100,7 +108,7 @@ def math_of(text: str, names: dict | None = None) -> list[Segment]:
                 and p._operand_start(i + 2, attached=False):
             p.features = 0
             try:
-                latex, j, stats = p.expr(i + 2, 0)
+                latex, j, stats = _unprimed(p, *p.expr(i + 2, 0))
             except NotAFormula:
                 latex = None
             nxt = p.tok(j) if latex is not None else None
@@ -116,7 +124,7 @@ def math_of(text: str, names: dict | None = None) -> list[Segment]:
                 (prev is None or prev.kind == "ws")):
             p.features = 0
             try:
-                latex, j, stats = p.expr(i, 0)
+                latex, j, stats = _unprimed(p, *p.expr(i, 0))
             except NotAFormula:
                 latex = None
             if latex is not None and _accept(p, stats, p.features, t, latex) and not _label(p, i):
