@@ -7,16 +7,19 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test clean help
+.PHONY: run test test-packaging clean help
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 run: $(STAMP)  ## the main job: check proofs, derive, audit, write build/
 	$(BIN)/moe-theory all
 
-test: $(STAMP)  ## the test suite (runs Lean; about 5 minutes on 2 cores)
-	$(BIN)/pytest -n 2 --dist loadgroup
+test: $(STAMP)  ## the test suite (runs Lean; about 3 minutes on 2 cores)
+	$(BIN)/pytest -n 2 --dist loadgroup -m "not packaging"
+
+test-packaging: $(STAMP)  ## the packaging tests: the wheel, installed and run elsewhere; the pre-commit hooks (CI runs them too)
+	$(BIN)/pytest -n 2 --dist loadgroup -m packaging
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

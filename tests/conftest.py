@@ -123,11 +123,20 @@ def shipped_audit(statements):
     return audit(sorted((ROOT / "paper_checks").glob("*.toml")), statements)
 
 
-def pytest_collection_modifyitems(config, items):
-    """With ``pytest -n 2 --dist loadgroup`` (what `make test` runs): the tests that
-    share the session's check of the real tree run on one worker, the other Lean
-    runs on the other, and the rest wherever a worker is free."""
-    for item in items:
-        if "lean" in item.keywords:
-            group = "lean-real" if "real_check" in getattr(item, "fixturenames", ()) else "lean-runs"
+# the expensive fixtures that tests share, and the xdist group of the tests that use each (first match wins)
+_SHARED = (("real_check", "lean-real"), ("cases_olean", "olean-cases"), ("derivation_reports", "derivations"),
+           ("wheel", "packaging"), ("hooks_repo", "pre-commit"))
+
+
+def pytest_itemcollected(item):
+    """With ``pytest -n 2 --dist loadgroup`` (what `make test` runs), the tests
+    that share an expensive fixture (the session's check of the real tree, the
+    compiled axiom cases, the verified derivations, the wheel) run on one worker,
+    so that it is built once; every other test goes wherever a worker is free.
+    (Marked as each item is collected: xdist reads the groups in its own
+    ``pytest_collection_modifyitems``, which may run before one of ours.)"""
+    names = getattr(item, "fixturenames", ())
+    for fixture, group in _SHARED:
+        if fixture in names:
             item.add_marker(pytest.mark.xdist_group(group))
+            return

@@ -28,6 +28,8 @@ import pytest
 
 from conftest import ROOT, USER_LEMMA
 
+pytestmark = pytest.mark.packaging  # `make test-packaging` (CI runs it after `make test`)
+
 EXAMPLE = "comprehensive-2509.23678"
 
 

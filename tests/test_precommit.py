@@ -28,6 +28,8 @@ import pytest
 from conftest import USER_LEMMA
 from test_distribution import working_tree_copy
 
+pytestmark = pytest.mark.packaging  # `make test-packaging` (CI runs it after `make test`)
+
 pytest.importorskip("pre_commit")
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
