@@ -31,7 +31,8 @@ _BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\
 
 
 def _unsafe(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc" or ch in _BIDI
+    # private-use characters too: the auditor marks the expressions of its own text with two of them
+    return unicodedata.category(ch) in ("Cc", "Co") or ch in _BIDI
 
 
 def printable(text) -> str:
@@ -56,7 +57,8 @@ def bad_character(text: str, *, allow_newlines: bool = False) -> str | None:
         if ch == "\t" or (allow_newlines and ch in "\n\r"):
             continue
         if _unsafe(ch):
-            kind = "control character" if unicodedata.category(ch) == "Cc" else "text-direction control"
+            kind = {"Cc": "control character", "Co": "private-use character"}.get(unicodedata.category(ch),
+                                                                                 "text-direction control")
             return f"the {kind} U+{ord(ch):04X}"
     return None
 

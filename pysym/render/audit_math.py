@@ -41,8 +41,9 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-from pysym.audit.numbers import marked_parts
+from pysym.audit.numbers import marked_parts, unmark
 from pysym.render.prose import tex_rich
+from pysym.render.text import tex_prose
 
 __all__ = ["expr_tex", "number_tex", "verdict_tex", "AuditLatexPrinter", "ascii_math", "glyphs_tex"]
 
@@ -275,6 +276,9 @@ def verdict_tex(text, names: dict | None = None, symbols: dict | None = None) ->
     """Verdict text (with expressions marked by ``show``) as LaTeX: marked expressions
     printed by :class:`AuditLatexPrinter`, long numbers as powers of ten, the rest
     through :func:`pysym.render.prose.tex_rich` with ``names`` (``{name: LaTeX}``)."""
+    if _PLACEHOLDER.search(unmark(str(text))):
+        # text that already holds a placeholder's spelling would be misread: typeset it as plain text
+        return glyphs_tex(tex_prose(unmark(str(text))))
     parts = _unmarked_runs(marked_parts(ascii_math(str(text))), symbols)
     names = dict(names or {})
     out, tex = [], {}

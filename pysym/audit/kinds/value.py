@@ -44,7 +44,7 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import Context
 from pysym.audit.fields import EQUATION, POINT, RANGES, REL, RELATIVE_TOLERANCE, SYMBOL, TOLERANCE, VALUE, EXPRESSION
 from pysym.audit.interval import IntervalError
-from pysym.audit.numbers import num, tolerance_phrase
+from pysym.audit.numbers import num, show, tolerance_phrase
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import box_of, compare
 from pysym.audit.bracket import bracket_minimizer
@@ -129,6 +129,35 @@ def _exact_number(cf, claim, quantity, law, at, ev, claimed=None):
 
 
 def _exact(cf, claim, quantity, claimed, law, at):
+    """Exact inputs: the quantity computed at 50 digits and compared.  At a
+    minimizer, the numeric one (grid + Newton) is only a candidate: the verdict
+    stands when the minimizer has a closed form (proved global) or the sign of
+    the derivative brackets it (:mod:`pysym.audit.bracket`); otherwise it is
+    ``inconclusive`` (a narrow well between the grid's points would be missed)."""
+    o = _exact_compare(cf, claim, quantity, claimed, law, at)
+    if law is None or o.verdict not in ("holds", "fails"):
+        return o
+    over = {s: (sp.sympify(lo).subs(at), sp.sympify(hi).subs(at)) for s, (lo, hi) in claim.get("over").items()}
+    try:
+        sol, why = closed_minimizer(cf, claim, law.subs(at), over)
+    except (CPUTimeout, NotImplementedError, ValueError, TypeError) as exc:
+        sol, why = None, f"no closed form ({type(exc).__name__})"
+    if sol is not None:
+        proved = _exact_compare(cf, claim, quantity.subs(sol), claimed, None, at)
+        ev = {**proved.evidence, "minimizer": {str(k): show(v) for k, v in sol.items()},
+              "closed_form": why, "method": "computed at 50 digits at the closed-form minimizer (proved global)"}
+        return Outcome(proved.verdict, proved.summary, ev, proved.rounding)
+    b = _bracketed(claim, quantity, claimed.subs(at), law, at, o, ())
+    if b is not None:
+        return Outcome(b.verdict, b.summary, b.evidence, Rounding("exact", b.rounding.range_of, b.rounding.low,
+                                                                  b.rounding.high))
+    ev = {**o.evidence, "closed_form": why}
+    return Outcome("inconclusive", f"at the minimizer found numerically (grid + Newton: not proved global) the claim "
+                                   f"{o.verdict} ({o.summary}); no closed form and no proof from the sign of the "
+                                   "derivative, so this is not a verdict", ev, o.rounding)
+
+
+def _exact_compare(cf, claim, quantity, claimed, law, at):
     claimed = claimed.subs(at)
     ev: dict = {}
     derived = _exact_number(cf, claim, quantity, law, at, ev, claimed)
@@ -294,6 +323,12 @@ def _printed_values_only(cf, claim, quantity, claimed, law, at, ev):
     proved = _bracketed(claim, quantity, own_claimed if not shared else None, law, at, o_mid, numbers)
     if proved is not None:
         return proved
+    if o_mid.verdict in ("fails", "undetermined"):
+        # the minimizer was found numerically, which does not prove it global: not a verdict even there
+        return Outcome("inconclusive", f"at the printed values, at the minimizer found numerically (grid + Newton: "
+                                       f"not proved global), the claim {o_mid.verdict}: {o_mid.summary}; no closed "
+                                       "form and no proof from the sign of the derivative, so this is not a verdict",
+                       ev, Rounding("unknown", numbers=tuple(numbers)))
 
     def joint():
         return Outcome("inconclusive", f"no closed form for the minimizer ({ev.get('closed_form', '')}), so the "
