@@ -102,13 +102,13 @@ def test_optimum_is_conditional_with_the_condition_stated(tmp_path):
     assert v.verdict == "conditional"
     assert "holds exactly when c < 1" in v.summary
     # over a wider range the minimizer also sits at the lower end for c near 0: the condition alone
-    # no longer separates, so the claim does not hold in general (a conditional verdict must state
-    # a condition that separates the cases)
+    # no longer separates, so the verdict is not conditional (it must state a condition that separates the
+    # cases); the sampled minima are evidence against the claim, not a proof: inconclusive
     path = toy(tmp_path, claim("inside", "optimum", law='"(x - c)**2"', argmin='"x"', over="[0.001, 1]",
                                location='"interior"', condition='"c < 1"'), "wide.toml")
     cf = load_claims_file(path)
     v = evaluate(cf, cf.claims[0])
-    assert v.verdict == "fails" and v.evidence["condition_separates"] is False
+    assert v.verdict == "inconclusive" and v.evidence["condition_separates"] is False
     assert "the stated condition c < 1 does not separate them" in v.summary
 
 
@@ -298,3 +298,18 @@ def test_reports_are_byte_identical_across_runs(tmp_path):
         assert {"md", "json", "tex"} <= set(written) and any(p.suffix == ".png" for p in files)
         outputs.append({p.relative_to(build): p.read_bytes() for p in files})
     assert outputs[0] == outputs[1]
+
+
+def test_the_project_report_removes_audit_plots_it_did_not_draw(tmp_path):
+    from pysym.audit.report import write_reports
+
+    path = toy(tmp_path, claim("v", "value", quantity='"x"', claimed="1", minimize='"x**2 - 2*x"',
+                               over="{ x = [0.1, 5] }", tolerance="1e-6"))
+    plots = tmp_path / "build" / "plots"
+    plots.mkdir(parents=True)
+    (plots / "audit_gone-paper_old-claim.png").write_bytes(b"old")
+    (plots / "routing_term.png").write_bytes(b"a derivation's plot")
+    write_reports(audit([path], None), tmp_path / "build")
+    names = sorted(p.name for p in plots.iterdir())
+    assert "audit_gone-paper_old-claim.png" not in names and "routing_term.png" in names
+    assert any(n.startswith("audit_") for n in names)  # this audit's own plot

@@ -175,7 +175,8 @@ def test_proof_kinds_run_at_the_printed_values_then_over_the_parameters():
     # it is interior, so the claim that the minimum sits at the lower end is undetermined
     got = run(claim("u", "optimum", law='"(x - 1.0)**2"', argmin='"x"', over="[1, 10]", location='"lower"')
               + claim("h", "optimum", law='"(x - 0.50)**2"', argmin='"x"', over="[1, 10]", location='"lower"'))
-    assert got["u"].verdict == "undetermined" and got["u"].rounding.status == "rounding decides"
+    # proved at the printed 1.0; for 1.0 as 1.05 the minimizer (1.05) is only sampled: not a proof either way
+    assert got["u"].verdict == "inconclusive"
     assert got["h"].verdict == "holds" and got["h"].rounding.status == "robust"
 
 

@@ -193,10 +193,9 @@ def write_reports(result: AuditResult, build: Path, *, adhoc: bool = False) -> d
     ``build/plots/``; an ad-hoc audit writes everything under
     ``build/audit/adhoc/`` and never touches the project report."""
     audit_dir = report_dir(build, adhoc=adhoc)
-    if adhoc:
-        plots = render_plots(result, audit_dir / "plots", "plots/")
-    else:
-        plots = render_plots(result, build / "plots", "../plots/")
+    plot_dir = audit_dir / "plots" if adhoc else build / "plots"
+    plots = render_plots(result, plot_dir, "plots/" if adhoc else "../plots/")
+    _remove_stale_plots(plot_dir, plots)
     paths = {}
     write_atomic(audit_dir / "report.json", json_text(result))
     paths["json"] = audit_dir / "report.json"
@@ -209,3 +208,13 @@ def write_reports(result: AuditResult, build: Path, *, adhoc: bool = False) -> d
     write_atomic(audit_dir / "report.tex", audit_tex(result, plots))
     paths["tex"] = audit_dir / "report.tex"
     return paths
+
+
+def _remove_stale_plots(plot_dir: Path, plots: dict) -> None:
+    """Remove the audit plots (``audit_*.png``) of ``plot_dir`` that this audit did
+    not draw: a plot left from an earlier audit would sit beside the new report
+    as if it belonged to it.  Other plots (the derivations') are not touched."""
+    made = {Path(link).name for entries in plots.values() for link, _ in entries}
+    for path in plot_dir.glob("audit_*.png"):
+        if path.name not in made:
+            path.unlink(missing_ok=True)

@@ -83,6 +83,37 @@ def _power_balance(f, x, order):
     return star, how
 
 
+def real_solutions(sols):
+    """The solutions of ``sp.solve`` that may be real (values, or dicts of them),
+    or None when that cannot be decided.  SymPy writes the three real roots of a
+    cubic with ``I`` (casus irreducibilis), so a solution with ``I`` is never
+    simply dropped: a number is kept when its imaginary part vanishes at 50
+    digits (and dropped when it does not); with free symbols it is undecided.
+
+    >>> x = sp.Symbol("x")
+    >>> len(real_solutions(sp.solve(x**3 - 6*x**2 + 9*x - 1, x))), real_solutions([sp.I, 2])
+    (3, [2])
+    >>> real_solutions(sp.solve(x**3 - 6*x**2 + 9*x - sp.Symbol("c"), x)) is None
+    True
+    """
+    out = []
+    for sol in sols:
+        values = [sp.sympify(v) for v in (sol.values() if isinstance(sol, dict) else [sol])]
+        keep = True
+        for v in values:
+            if v.has(sp.I):
+                if v.free_symbols:
+                    return None
+                re, im = sp.N(v, 50).as_real_imag()
+                if abs(im) > sp.Float("1e-40") * (1 + abs(re)):
+                    keep = False
+            elif v.is_real is False:
+                keep = False
+        if keep:
+            out.append(sol)
+    return out
+
+
 def stationary_minimum(f, x, order, budget: float = 20):
     """``(x*, how)``: the proved global minimizer of ``f`` over ``x > 0`` (power
     balance), or the unique positive stationary point with ``f''(x*) > 0``
@@ -98,11 +129,17 @@ def stationary_minimum(f, x, order, budget: float = 20):
         return found
     if prove.heavy(f, [x]):
         return None, "no closed form (the stationarity condition is too heavy for SymPy's solve)"
+    # floats make solve work in machine precision: roots come back with imaginary dust, and real ones are lost
+    f = f.xreplace({c: sp.Rational(str(c)) for c in f.atoms(sp.Float)})
     try:
         with cpu_limit(budget):
-            sols = [s for s in sp.solve(sp.diff(f, x), x) if s.is_positive is not False and not s.has(sp.I)]
+            sols = real_solutions(sp.solve(sp.diff(f, x), x))
+            if sols is not None:  # positive: a root written with I is compared by its real part
+                sols = [s for s in sols if (sp.re(sp.N(s, 50)) > 0 if s.has(sp.I) else s.is_positive is not False)]
     except (CPUTimeout, NotImplementedError, ValueError, TypeError):
         return None, "SymPy's solve found no closed form within its budget"
+    if sols is None:
+        return None, "SymPy writes a stationary point with I: whether it is real is not decided"
     if len(sols) != 1:
         return None, f"SymPy's solve found {len(sols)} positive stationary points"
     star = sols[0]

@@ -32,7 +32,12 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import SEED
 from pysym.audit.numbers import num, show
 from pysym.audit.verdict import Outcome
+from pysym.audit.boxes import decide
+from pysym.audit.interval import IntervalError
+from pysym.audit.precision import box_of
+from pysym.audit.printed import Printed
 from pysym.audit.proofs import attempt, safe_simplify
+from pysym.audit.region import numeric_box
 from pysym.derive import numeric
 
 __all__ = ["argmin_trend"]
@@ -114,6 +119,41 @@ def _end_agrees(a, bound, theta, sign, want) -> bool | None:
     return None
 
 
+def _positive(expr, a) -> bool:
+    """``expr > 0`` for every configuration and every ``v`` in its symbol's range:
+    SymPy's sign prover, else interval branch and bound when the ranges are numbers."""
+    if attempt("positive", expr, a.order(), seconds=1.5):
+        return True
+    box = numeric_box(a.ctx, {s for s in expr.free_symbols if not isinstance(s, Printed)})
+    if box is None:
+        return False
+    try:
+        return decide([(expr, ">")], box + box_of([expr]), budget=200).status == "all"
+    except (IntervalError, ZeroDivisionError, ValueError, TypeError):
+        return False
+
+
+def _unproved_structure(a, theta, sign, want, ev) -> list[str]:
+    """What ``holds`` still needs beyond the interior sign, unproved: ``L_vv > 0``
+    (one minimizer, moving continuously: no jump between two wells), and at each
+    end of the range either ``x* = end`` proved impossible (the law falls away from
+    it) or the end moving the claimed way.  Empty when all of it is proved."""
+    v = a.v
+    gaps = []
+    if _positive(sp.diff(a.law, v, 2), a):
+        ev["convexity"] = f"d2L/d{v}2 > 0 (proved): one minimizer, continuous in the parameters"
+    else:  # the first gap decides the verdict: the ends are not examined
+        return [f"d2L/d{v}2 > 0 is not proved (the global minimizer could jump between two wells)"]
+    slope = sp.diff(a.law, v)
+    for end, bound, falls_away in (("lower", a.lo, -slope.subs(v, a.lo)), ("upper", a.hi, slope.subs(v, a.hi))):
+        if _positive(falls_away, a):
+            ev[f"{end}_end_never"] = f"{v}* = {show(bound)} never (dL/d{v} points into the range there: proved)"
+        elif _end_agrees(a, bound, theta, sign, want) is not True:
+            gaps.append(f"at the {end} end {v}* = {show(bound)} is neither proved impossible nor proved to move "
+                        "the claimed way")
+    return gaps
+
+
 def argmin_trend(cf, claim) -> Outcome:
     sign = claim.get("sign")
     a = setup(cf, claim)
@@ -190,6 +230,11 @@ def argmin_trend(cf, claim) -> Outcome:
         return Outcome("inconclusive", f"{v}* {words[want]} with {theta} at every interior minimum (proved), but at "
                                        f"the {'/'.join(ends_unknown)} end of the range the direction is not proved",
                        ev)
+    gaps = _unproved_structure(a, theta, sign, want, ev)
+    if gaps:
+        return Outcome("inconclusive", f"{v}* {words[want]} with {theta} at every interior minimum (proved), and the "
+                                       f"{len(rows)} sampled global optima agree, but {'; '.join(gaps)}: which regime "
+                                       "the global minimizer is in is only sampled", ev)
     at_ends = f" and at the {'/'.join(ends_ok)} end of its range" if ends_ok else ""
     return Outcome("holds", f"{v}* {words[want]} with {theta} at every interior minimum{at_ends} (proved); the "
                             f"global optima at {len(rows)} sampled configurations agree across regimes", ev)

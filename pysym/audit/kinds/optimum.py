@@ -10,11 +10,12 @@ then refinement).  Where every sampled minimum sits at the same end of
 configuration (``L(x) - L(end) >= 0`` with ``x`` ranging over exactly
 ``over``, within 2 s of CPU time; or, when every range is a number, ``dL/dx``
 of one sign on the whole box by interval arithmetic): that decides ``holds``
-or ``fails``.  The claim is never ``holds`` without a proof.  A mixed result is
-``conditional`` only when ``condition`` separates the configurations where the
-claim holds from the others, and the verdict states that condition and that
-the split is sampled; without a separating condition a mixed result is
-``fails`` (the claim does not hold in general).
+or ``fails``.  The claim is never ``holds`` or ``fails`` without a proof: the
+sampled minima are found numerically, and a grid can miss a narrow well.  A
+mixed result is ``conditional`` only when ``condition`` separates the
+configurations where the claim holds from the others, and the verdict states
+that condition and that the split is sampled; without a separating condition a
+mixed result is ``inconclusive`` (evidence against the claim, not a proof).
 
 >>> from pysym.audit.examples import example
 >>> example("optimum", law="1/x", argmin="x", over=[1, 10], location="upper")
@@ -133,8 +134,10 @@ def _evaluate(job):
         return Outcome("inconclusive", f"the minimizer is {location} in all {len(rows)} sampled configurations, but no "
                                        "proof covers the whole region (sampled agreement is not a proof)", ev)
     if n_ok == 0:
-        return Outcome("fails", f"the minimizer is never {location} in {len(rows)} sampled configurations, e.g. "
-                                f"{describe_cfg(ev['counterexample'])}", ev)
+        return Outcome("inconclusive", f"the minimizer is never {location} in {len(rows)} sampled configurations, "
+                                       f"e.g. {describe_cfg(ev['counterexample'])}; but each was found numerically (a "
+                                       "grid can miss a narrow well), so this is evidence against the claim, not a "
+                                       "proof", ev)
     mixed = (f"the minimizer is {location} in {n_ok} of {len(rows)} sampled configurations (e.g. "
              f"{describe_cfg(ev['example'])}) and not in the others (e.g. {describe_cfg(ev['counterexample'])})")
     if cond is not None:
@@ -144,9 +147,11 @@ def _evaluate(job):
         if disagree == 0:
             return Outcome("conditional", f"holds exactly when {ev['condition']} in all {len(rows)} sampled "
                                           f"configurations ({n_ok} satisfy it); the split is sampled, not proved", ev)
-        return Outcome("fails", f"does not hold in general: {mixed}; the stated condition {ev['condition']} does not "
-                                f"separate them ({disagree} of {len(rows)} configurations disagree with it)", ev)
-    return Outcome("fails", f"does not hold in general: {mixed}; no `condition` is stated that separates them", ev)
+        return Outcome("inconclusive", f"apparently not in general: {mixed}; the stated condition {ev['condition']} "
+                                       f"does not separate them ({disagree} of {len(rows)} configurations disagree "
+                                       "with it); the minimizers were found numerically, so this is not a proof", ev)
+    return Outcome("inconclusive", f"apparently not in general: {mixed}; no `condition` is stated that separates "
+                                   "them; the minimizers were found numerically, so this is not a proof", ev)
 
 
 KIND = register(Kind(
