@@ -793,3 +793,18 @@ def test_a_convex_trend_with_proved_ends_still_holds(tmp_path):
     got = batch(write(tmp_path, body, header=header('t = { description = "theta", range = [0.1, 0.9] }\n'
                                                      'x = { description = "x", range = [0.5, 10] }')))
     assert got["convex"].verdict == "holds", got["convex"].summary
+
+
+def test_a_condition_off_by_a_sliver_at_its_boundary_is_caught(tmp_path):
+    # x >= 1.4142 is not where x**2 >= 2 holds: x in [1.4142, 1.41421356) satisfies the condition and not the
+    # claim.  None of the 400 sampled points lands there, and the verdict was once `conditional`; bisection
+    # along a sampled segment finds the condition's boundary and the claim failing just beyond it
+    body = claim("sliver", "inequality", "fails", lhs='"x**2"', rel='">="', rhs='"2"', condition='"x >= 14142/10000"',
+                 region="{ x = [1, 2] }")
+    v = one(write(tmp_path, body))
+    assert v.verdict == "fails" and "does not separate" in v.summary, v.summary
+    assert 1.4142 <= float(v.evidence["condition_counterexample"]["x"]) < 2 ** 0.5
+    # the right condition stays conditional
+    v = one(write(tmp_path, claim("right", "inequality", "conditional", lhs='"x**2"', rel='">="', rhs='"2"',
+                                  condition='"x >= sqrt(2)"', region="{ x = [1, 2] }"), "r.toml"))
+    assert v.verdict == "conditional", v.summary

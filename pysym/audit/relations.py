@@ -309,10 +309,56 @@ def split_by_condition(ctx: Context, relation, cond, cond_text: str, ev: dict) -
     ev["condition"] = cond_text
     ev["condition_agreement"] = f"{agree} of {len(pts)}"
     if agree == len(pts):
+        witness = _boundary_disagreement(pts, syms, rel_f, cond_f)
+        if witness is not None:
+            ev["condition_counterexample"] = witness
+            shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
+            return Outcome("fails", f"fails (e.g. {describe_point(ev['counterexample'])}), and {cond_text} does not "
+                                    f"separate where it holds: at {shown} (next to the condition's boundary) the "
+                                    f"condition and the claim disagree", ev)
         return Outcome("conditional", f"holds exactly when {cond_text} at all {len(pts)} sampled points "
                                       f"({n_true} satisfy it); the split is sampled, not proved", ev)
     return Outcome("fails", f"fails (e.g. {describe_point(ev['counterexample'])}), and {cond_text} does not "
                             f"separate where it holds ({agree} of {len(pts)} points agree)", ev)
+
+
+_PAIRS = 60  # sampled pairs across the condition's boundary that are refined
+
+
+def _boundary_disagreement(pts, syms, rel_f, cond_f) -> dict | None:
+    """A point where the condition and the relation disagree, found next to the
+    condition's boundary, or None.  Sampled points rarely land in a sliver
+    between the two boundaries (``x >= 1.4142`` against ``x**2 >= 2``); along
+    the segment between two sampled points on either side of the condition,
+    bisection (at 50 digits) finds the condition's boundary, and the relation
+    is evaluated just beyond it on both sides.  Not for integer symbols (a
+    segment leaves the integers)."""
+    if not syms or any(s.is_integer for s in syms):
+        return None
+    with mpmath.workdps(numeric.DIGITS):
+        flags = [bool(cond_f(*[pt[s] for s in syms])) for pt in pts]
+        pairs = [(i, i + 1) for i in range(len(pts) - 1) if flags[i] != flags[i + 1]][:_PAIRS]
+        for i, j in pairs:
+            a, b = [pts[i][s] for s in syms], [pts[j][s] for s in syms]
+
+            def at(t, a=a, b=b):
+                return [x + t * (y - x) for x, y in zip(a, b)]
+
+            lo, hi = mpmath.mpf(0), mpmath.mpf(1)  # cond(at(lo)) == flags[i] != cond(at(hi))
+            for _ in range(120):
+                mid = (lo + hi) / 2
+                if bool(cond_f(*at(mid))) == flags[i]:
+                    lo = mid
+                else:
+                    hi = mid
+            for t in (hi, lo):  # 2**-120 apart, on either side of the condition's boundary
+                args = at(t)
+                try:
+                    if bool(rel_f(*args)) != bool(cond_f(*args)):
+                        return {str(s): mpmath.nstr(v, 15) for s, v in zip(syms, args)}
+                except (TypeError, ValueError, ZeroDivisionError):
+                    continue
+    return None
 
 
 # --------------------------------------------------------------------------- simple counterexamples
