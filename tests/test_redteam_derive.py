@@ -516,3 +516,77 @@ def test_a_term_names_range_does_not_discharge_a_hypothesis():
     report = verify(p, vars=[m0, d, K, G], statements=statements, assumptions=[Assumption("A", "granted")])
     assert rejected(report, "lemma6")
     assert report.result("lemma6").undischarged == ["1 <= m0"]
+
+
+# --------------------------------------------------------------------------- round 3 (an adversarial helper)
+
+
+def test_a_complex_exponential_has_no_sign():
+    # exp(I y) + exp(-I y) = 2 cos y is -2 at y = pi; every exp(...) was taken as positive
+    y = Var("y", None, None)
+    Y = y.symbol
+    assert abs(value(sp.exp(sp.I * Y) + sp.exp(-sp.I * Y), y=sp.pi) + 2) < 1e-40
+    assert rejected(verify(Bound("b", 0, sp.exp(sp.I * Y) + sp.exp(-sp.I * Y), by=Sign()), vars=[y]), "b")
+    # sin written with exponentials is not an increasing map
+    u = sp.Symbol("u", real=True)
+    sine = sp.Lambda(u, (sp.exp(sp.I * u) - sp.exp(-sp.I * u)) / (2 * sp.I))
+    report = verify(Bound("p", Y, Y + 1, by=Sign()), Bound("m", sine(Y), sine(Y + 1), by=Monotone(sine, "p")),
+                    vars=[y])
+    assert rejected(report, "m")
+
+
+def test_powers_are_merged_only_over_positive_bases():
+    # sqrt(x - 20) sqrt(x - 30) / sqrt((x - 20)(x - 30)) is -1 on [1, 10]: `second=` once "equalled" x there,
+    # turning a maximum into a "minimum"
+    x, t = Var("x", 1, 10), Var("t", -10, 10)
+    X, T = x.symbol, t.symbol
+    c = X * sp.sqrt(X - 20) * sp.sqrt(X - 30) / sp.sqrt((X - 20) * (X - 30))
+    assert abs(value(c, x=5) + 5) < 1e-40
+    assert not prove.prove_equal(c, X).ok
+    assert rejected(verify(Stationary("opt", c * T**2 / 2, T, 0, kind="min", second=X), vars=[x, t]), "opt")
+
+
+def test_a_restriction_proved_on_a_sub_range_is_not_a_fact_of_the_domain():
+    from pysym.derive.core import Restriction
+
+    y = Var("y", 0, 10)
+    Y = y.symbol
+    report = verify(Bound("c", 5, Y, by=Sign()), vars=[y], orders=[Restriction("r", sp.Le(5, Y)).on(y=(5, 10))])
+    assert rejected(report) and not report.result("r").ok  # 5 <= y is false at y = 0
+
+
+def test_the_provers_fresh_symbols_cannot_be_a_derivations_symbol():
+    # the prover substitutes x = 2/(1 + s) with a fresh s; a variable named like it was the same symbol
+    x, s = Var("x", sp.Rational(1, 2), 2), Var("s_0_x", 0, 1)
+    X, S = x.symbol, s.symbol
+    assert value((X * (1 + S) - 3)**2, x=2, s_0_x="1/2") == 0
+    assert rejected(verify(Bound("c", TINY, (X * (1 + S) - 3)**2, by=Sign()), vars=[x, s]), "c")
+
+
+def test_an_empty_domain_is_found_through_an_unbounded_symbol():
+    # x in [1/2, 1] and x >= y^2 + 2: no point; the emptiness check dropped every restriction when a symbol
+    # had no finite range, so y^2 + 1 <= 0 "followed"
+    from pysym.derive.core import Restriction
+
+    x, y = Var("x", sp.Rational(1, 2), 1), Var("y", None, None)
+    X, Y = x.symbol, y.symbol
+    report = verify(Bound("c1", Y**2 + 2, X, by=Sign()), Bound("c2", X, 1, by=Sign()),
+                    Bound("c", Y**2 + 1, 0, by=Combine({"c1": 1, "c2": 1})), vars=[x, y],
+                    assumptions=[Assumption("A", "x >= y^2 + 2")],
+                    constraints=[Restriction("r", sp.Ge(X, Y**2 + 2), assumption="A")])
+    assert not report.ok
+
+
+def test_a_range_over_an_unbounded_symbol_is_sampled_not_a_crash():
+    z, w = Var("z", None, None), Var("w", "z", "z + 1")
+    report = verify(Bound("c", z.symbol, w.symbol, by=Sign()), vars=[z, w])
+    assert report.result("c") is not None  # verified or not, but no TypeError from sampling w's bounds
+
+
+def test_an_identity_undefined_at_a_point_of_the_domain_is_refused():
+    x = Var("x", 0, 3)
+    X = x.symbol
+    report = verify(Identity("i", (X**2 - 1) / (X - 1), X + 1), vars=[x])
+    assert rejected(report, "i") and "denominator" in report.result("i").detail
+    # defined everywhere (x + 1 > 0 on the domain): still proved
+    assert verify(Identity("j", (X**2 + 2 * X + 1) / (X + 1), X + 1), vars=[x]).ok

@@ -342,11 +342,24 @@ class Derivation:
     def _empty(self) -> str | None:
         """Why the domain may be empty (then every claim would hold vacuously), or ``None``."""
         dom = self.scope(check=False).domain()
-        finite_ones = [r.symbol for r in dom.ranges if finite(r.low) and finite(r.high)]
-        sub = dom.restricted(finite_ones)
-        if any(not (finite(r.low) and finite(r.high)) for r in sub.ranges):
-            sub = numeric.Domain([r for r in sub.ranges if finite(r.low) and finite(r.high)], [])
-        if sub.ranges and not sub.sample(8):
+        # an unbounded side is sampled within _WIDE of the other (or of 0): a point found there is a witness that
+        # the domain is not empty, and the restrictions are never dropped
+        ranges = []
+        for r in dom.ranges:
+            lo, hi = (r.low if finite(r.low) else None), (r.high if finite(r.high) else None)
+            if lo is None and hi is None:
+                lo, hi = -_WIDE, _WIDE
+            elif lo is None:
+                lo = sp.sympify(hi) - 2 * _WIDE
+            elif hi is None:
+                hi = sp.sympify(lo) + 2 * _WIDE
+            ranges.append(numeric.Range(r.symbol, lo, hi))
+        sub = numeric.Domain(ranges, dom.constraints)
+        try:
+            points = sub.sample(8)
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            return f"its ranges could not be sampled to find a point of the domain ({type(exc).__name__}: {exc})"
+        if sub.ranges and not points:
             return "no point satisfies the ranges and restrictions (sampled)"
         return None
 
@@ -367,6 +380,9 @@ class Derivation:
             return (f"the conclusion `{c}` holds only on a sub-range ({where}); the conclusion must hold on the "
                     "whole domain (narrow the symbols' ranges instead)")
         return None
+
+
+_WIDE = 1000  # how far an unbounded symbol is sampled when looking for a point of the domain
 
 
 def _declared_before(name, lo, hi, symbols: dict) -> None:

@@ -180,11 +180,23 @@ def _prove_equal(a, b, order) -> Proof:
     if not _finite(a) or not _finite(b) or b.is_zero is not False:
         return p
     ratio, replaced = _positive_atoms(a / b, order)
-    if all(s.is_positive for s in ratio.free_symbols):
+    if all(s.is_positive for s in ratio.free_symbols) and not ratio.has(sp.I) and _positive_bases(ratio, order):
         r = sp.powsimp(sp.expand_power_base(sp.expand_power_exp(ratio), force=True), force=True)
         if sp.simplify(r) == 1:
-            return Proof(True, "the ratio of the two sides reduces to 1 (all symbols positive)")
+            return Proof(True, "the ratio of the two sides reduces to 1 (every base of a power proved positive)")
     return p
+
+
+def _positive_bases(expr, order) -> bool:
+    """Every base of a non-integer power in ``expr`` is proved positive: only then
+    are ``(ab)^c = a^c b^c`` and ``a^c a^d = a^(c+d)`` (``force=True``) valid
+    (``sqrt(x - 20) sqrt(x - 30)`` is not ``sqrt((x - 20)(x - 30))`` for x < 20)."""
+    for p in expr.atoms(sp.Pow):
+        if p.exp.is_integer:
+            continue
+        if not _sign(p.base, True):
+            return False
+    return True
 
 
 def valid_combinatorial(atom, order=None) -> bool:
@@ -243,7 +255,7 @@ def _order_substitutions(order, numeric_upper: bool = True, relevant=None):
                 continue
             # 0 < lo <= hi (a number): lo = hi / (1 + s)
             seen.add(lo)
-            s = sp.Symbol(f"s_{i}_{lo.name}", nonnegative=True)
+            s = sp.Dummy(f"s_{i}_{lo.name}", nonnegative=True)  # a Dummy: no symbol of the caller can be it
             steps.append((lo, sp.sympify(hi) / (1 + s)))
             names.append(f"{sp.sstr(lo)} = {sp.sstr(hi)}/(1 + {s.name})")
             continue
@@ -256,7 +268,7 @@ def _order_substitutions(order, numeric_upper: bool = True, relevant=None):
         if relevant is not None:
             relevant |= lo.free_symbols
         integer = bool(hi.is_integer and lo.is_integer)
-        s = sp.Symbol(f"s_{i}_{hi.name}", nonnegative=True, integer=integer)
+        s = sp.Dummy(f"s_{i}_{hi.name}", nonnegative=True, integer=integer)
         steps.append((hi, lo + s))
         names.append(f"{sp.sstr(hi)} = {sp.sstr(lo)} + {s.name}")
     return steps, names
@@ -320,6 +332,8 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     denominator, collecting terms) are tried only near the top of the
     expression, which keeps the search linear in its size.
     """
+    if e.has(sp.I, sp.zoo, sp.nan):  # a complex or undefined value has no sign (even powers and exp included)
+        return False
     if strict and e.is_positive is True:
         return True
     if not strict and e.is_nonnegative is True:
@@ -394,7 +408,7 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
                 return _sign(1 - a.base, strict, 0)
         return _sign(a - 1, strict, 0)  # a fresh, usually small, problem
     if isinstance(e, sp.exp):
-        return True
+        return e.args[0].is_extended_real is True  # exp(I y) = cos y + I sin y has no sign
     # binomial/factorial: only the valid ones have a sign, and those were replaced by 1 + s before
     return False
 

@@ -146,8 +146,24 @@ class Identity(Step):
         return sp.Eq(self.lhs, self.rhs, evaluate=False)
 
     def check(self, d, ctx):
-        p = d.scope(self.where).prove_zero(self.lhs - self.rhs)
+        scope = d.scope(self.where)
+        # both sides must be defined on the whole domain: (x^2 - 1)/(x - 1) = x + 1 is false at x = 1
+        for side in (self.lhs, self.rhs):
+            for q in _denominators(side):
+                if not (scope.prove_positive(q).ok or scope.prove_positive(-q).ok):
+                    return StepResult(self, False, "sympy", f"the denominator `{sp.sstr(q)}` is not proved nonzero "
+                                                            "on the domain, where the identity would be undefined")
+        p = scope.prove_zero(self.lhs - self.rhs)
         return StepResult(self, p.ok, "sympy", p.how)
+
+
+def _denominators(expr) -> list:
+    """The denominators of ``expr``: the bases of its negative powers (numbers excluded)."""
+    out = []
+    for p in sp.sympify(expr).atoms(sp.Pow):
+        if p.exp.is_negative and not p.base.is_number and p.base not in out:
+            out.append(p.base)
+    return out
 
 
 def _interval(lo, hi, open_: bool) -> str:
@@ -471,6 +487,11 @@ class Restriction(Step):
         rel = self.relation
         if not isinstance(rel, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
             return StepResult(self, False, "sympy", f"`{sp.sstr(rel)}` is not an inequality (<=, <, >=, >)")
+        if self.where:
+            # a restriction is a fact for every later proof on the whole domain: proved on a sub-range, it is not
+            return StepResult(self, False, "sympy", "a restriction holds on the whole domain: it cannot be limited "
+                                                    "to a sub-range with .on(...) (narrow the symbols' ranges "
+                                                    "instead)")
         if self.assumption is not None:
             if self.assumption not in d.assumption_names():
                 return StepResult(self, False, "assumption", f"unknown assumption `{self.assumption}`")
