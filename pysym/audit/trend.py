@@ -97,8 +97,8 @@ def _interior_sign(a, theta, sign, elim, ev):
                 break
         if found is not None:
             how = "" if p is None else f"eliminating {p} with L_{v} = 0 gives "
-            ev["interior_proof"] = (f"at an interior minimum d{v}*/d{theta} = -L_{{{v}{theta}}}/L_{{{v}{v}}}; "
-                                    f"{how}-L_{{{v}{theta}}} = {show(reduced)}, which is {word} (proved)")
+            ev["interior_proof"] = (f"at an interior minimum d{v}*/d{theta} = -L_{v}{theta}/L_{v}{v}; "
+                                    f"{how}-L_{v}{theta} = {show(reduced)}, which is {word} (proved)")
             return found, word in ("positive", "negative")
     return None, None
 
