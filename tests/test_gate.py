@@ -146,6 +146,9 @@ LAKE_HEAD = "import Lake\nopen Lake DSL\n\npackage MoeTheory where\n"
     (LAKE_HEAD + "\n@[default_target, extern_lib] lean_lib X", "only the attribute `@[default_target]`"),
     ("import Lake\nopen Lake DSL\nrun_cmd pure ()", "`run_cmd` is not accepted in the lakefile"),
     ("import Lean\nopen Lake DSL", "expected `import Lake`"),
+    # one escaped component that starts with `linter.` and smuggles a second command into the generated file
+    (LAKE_HEAD + "  leanOptions := #[⟨`«linter.unusedVariables true set_option debug.skipKernelTC», true⟩]",
+     "must be plain identifiers"),
 ])
 def test_lakefile_gate(text, message):
     problems = scan_lakefile(text).problems
@@ -198,3 +201,38 @@ deriving instance Repr for P
 def test_parse_imports_reads_only_the_header():
     text = "-- header comment\nimport MoeTheory.Choose\nimport Init\n\n/-! doc -/\ntheorem import_x : True := trivial\n"
     assert parse_imports(text) == [(2, "MoeTheory.Choose"), (3, "Init")]
+
+
+# --------------------------------------------------------------------------- names written into the generated file
+
+
+def test_an_import_that_smuggles_a_command_is_refused():
+    # `import Init.«Core set_option debug».«skipKernelTC true»` was written back as
+    # `import Init.Core set_option debug.skipKernelTC true`: a second command, switching the kernel off
+    text = "import Init.«Core set_option debug».«skipKernelTC true»\ntheorem t : 2 + 2 = 5 := by decide +kernel\n"
+    problems = scan(text, "MoeTheory/Evil.lean").problems
+    assert any("imported module's name must be plain" in p.message and (p.line, p.col) == (1, 7)
+               for p in problems), [str(p) for p in problems]
+
+
+def test_an_option_name_with_a_dotted_component_is_refused_in_a_module_too():
+    problems = scan("set_option «linter.unusedVariables» false\n", "MoeTheory/A.lean").problems
+    assert any("must be plain identifiers" in p.message for p in problems), [str(p) for p in problems]
+
+
+def test_the_generated_file_reads_back_as_exactly_what_was_written():
+    from pathlib import Path
+
+    from pysym.lean.combined import GeneratedFileError, _reads_back, combine, lean_name
+    from pysym.lean.source import Module
+
+    # whatever reaches it, a name is written so that it stays one name ...
+    assert lean_name("linter.x true set_option debug.skipKernelTC") == "linter.«x true set_option debug».skipKernelTC"
+    with pytest.raises(GeneratedFileError):
+        lean_name("a.«b»")
+    m = Module("MoeTheory.A", Path("A.lean"), "MoeTheory/A.lean", "theorem t : True := trivial\n")
+    text = combine([m], [("linter.x true set_option debug.skipKernelTC", "true")], ["t"]).text
+    assert "\nset_option linter.«x true set_option debug».skipKernelTC true\n" in text
+    # ... and a header that Lean would read as more than its imports and options is refused
+    with pytest.raises(GeneratedFileError, match="more than its imports and options"):
+        _reads_back("set_option linter.x true set_option debug.skipKernelTC true", [("set_option", "linter.x", "true")])

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pysym.lean.lexer import LexError, Token, tokenize
+from pysym.lean.lexer import LexError, Token, is_id_first, is_id_rest, tokenize
 
 __all__ = [
     "Problem",
@@ -203,6 +203,11 @@ class _Gate:
                 self.problem(toks[i], "`import` must name a module")
                 return i + 1
             mod = toks[i + 1]
+            if not plain_name(mod):
+                # the check writes imports into its generated file: `«Core set_option debug».x` would read back as
+                # an import and a command
+                self.problem(mod, "an imported module's name must be plain identifiers joined by dots")
+                return i + 2
             self.imports.append((toks[i], mod.value))
             self.import_spans.append((toks[i].start, mod.end))
             i += 2
@@ -293,7 +298,8 @@ class _Gate:
             self.problem(toks[i], "`set_option` must be followed by an option name and a value")
             return
         name_tok, value = toks[i + 1], toks[i + 2]
-        why = option_problem(".".join(name_tok.parts), value.text, value.kind)
+        why = ("an option's name must be plain identifiers joined by dots (no component with a dot or a space)"
+               if not plain_name(name_tok) else option_problem(".".join(name_tok.parts), value.text, value.kind))
         if why:
             self.problem(name_tok, why)
 
@@ -433,6 +439,21 @@ def _word(tok: Token) -> str | None:
     return None
 
 
+def plain_name(tok) -> bool:
+    """Whether every component of the name token ``tok`` is a plain identifier
+    (``«debug».skipKernelTC`` is; ``«linter.x true set_option debug.y»``, one
+    component holding dots and spaces, is not).  Names the check writes into its
+    generated file (imports, the lakefile's options) must be plain, so that they
+    read back as the same name and nothing else.
+
+    >>> from pysym.lean.lexer import tokenize
+    >>> [plain_name(t) for t in tokenize("«debug».skipKernelTC «a b» «x.y» Init.Core")]
+    [True, False, False, True]
+    """
+    return bool(tok.parts) and all(part and is_id_first(part[0]) and all(is_id_rest(c) for c in part[1:])
+                                   for part in tok.parts)
+
+
 def option_problem(name: str, value: str, value_kind: str = "ident") -> str | None:
     """Why ``set_option name value`` is refused, or None.
 
@@ -555,7 +576,8 @@ def _lean_options(toks, i, path, problems, options) -> int:
             bad(toks[i], "each option must be written `⟨`name, value⟩`")
             return len(toks)
         name, value = ".".join(toks[i + 1].parts), toks[i + 3]
-        why = option_problem(name, value.text, value.kind)
+        why = ("an option's name must be plain identifiers joined by dots (no component with a dot or a space)"
+               if not plain_name(toks[i + 1]) else option_problem(name, value.text, value.kind))
         if why:
             bad(toks[i + 1], why)
         else:
