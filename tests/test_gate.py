@@ -236,3 +236,15 @@ def test_the_generated_file_reads_back_as_exactly_what_was_written():
     # ... and a header that Lean would read as more than its imports and options is refused
     with pytest.raises(GeneratedFileError, match="more than its imports and options"):
         _reads_back("set_option linter.x true set_option debug.skipKernelTC true", [("set_option", "linter.x", "true")])
+
+
+def test_a_file_name_with_a_line_break_cannot_end_the_generated_comment():
+    from pathlib import Path
+
+    from pysym.lean.combined import GeneratedFileError, combine
+    from pysym.lean.source import Module
+
+    rel = "MoeTheory/X\nset_option debug.skipKernelTC true\n.lean"
+    m = Module("MoeTheory.X", Path(rel), rel, "theorem t : True := trivial\n")
+    with pytest.raises(GeneratedFileError, match="control character"):
+        combine([m], [], ["t"])

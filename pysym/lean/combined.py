@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from pysym.errors import UserError
@@ -85,6 +86,9 @@ def combine(order: list[Module], options: list[tuple[str, str]], theorems: list[
     segments = []
     for m in order:
         body = _blank_spans(m.text, m.scan.import_spans).split("\n")
+        if any(unicodedata.category(c).startswith("C") for c in m.relpath):
+            # the path goes into a `--` comment: a line break in a file name would end it and start a command
+            raise GeneratedFileError(f"the file name {m.relpath!r} holds a control character; rename the file")
         lines.append(f"{wrapper} -- {m.relpath}")
         start = len(lines) + 1
         lines += body
