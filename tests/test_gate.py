@@ -146,6 +146,12 @@ LAKE_HEAD = "import Lake\nopen Lake DSL\n\npackage MoeTheory where\n"
     (LAKE_HEAD + "\n@[default_target, extern_lib] lean_lib X", "only the attribute `@[default_target]`"),
     ("import Lake\nopen Lake DSL\nrun_cmd pure ()", "`run_cmd` is not accepted in the lakefile"),
     ("import Lean\nopen Lake DSL", "expected `import Lake`"),
+    # a library the check does not read: lake build would compile evil/MoeTheory.lean, or Extra.lean
+    (LAKE_HEAD + "\n@[default_target]\nlean_lib MoeTheory where\n  srcDir := \"evil\"",
+     "`srcDir` is not an accepted field of `lean_lib`"),
+    (LAKE_HEAD + "\nlean_lib MoeTheory where\n  roots := #[`Evil]", "`roots` is not an accepted field"),
+    (LAKE_HEAD + "\nlean_lib MoeTheory\nlean_lib Extra where\n  roots := #[`Extra]", "one library"),
+    (LAKE_HEAD + "\nlean_lib Other", "one library, `lean_lib MoeTheory`"),
     # one escaped component that starts with `linter.` and smuggles a second command into the generated file
     (LAKE_HEAD + "  leanOptions := #[⟨`«linter.unusedVariables true set_option debug.skipKernelTC», true⟩]",
      "must be plain identifiers"),
@@ -248,3 +254,27 @@ def test_a_file_name_with_a_line_break_cannot_end_the_generated_comment():
     m = Module("MoeTheory.X", Path(rel), rel, "theorem t : True := trivial\n")
     with pytest.raises(GeneratedFileError, match="control character"):
         combine([m], [], ["t"])
+
+
+def test_two_files_for_one_module_are_refused(tmp_path):
+    # MoeTheory/Evil/B.lean and MoeTheory/Evil.B.lean were both `MoeTheory.Evil.B`: the check kept one, and Lean
+    # imports the other (which held an axiom)
+    from pysym.errors import ProjectError
+    from pysym.lean.source import discover_modules
+
+    (tmp_path / "MoeTheory" / "Evil").mkdir(parents=True)
+    (tmp_path / "MoeTheory" / "Evil" / "B.lean").write_text("axiom bad : False\n")
+    (tmp_path / "MoeTheory" / "Evil.B.lean").write_text("theorem t : True := trivial\n")
+    with pytest.raises(ProjectError, match="plain Lean identifier"):
+        discover_modules(tmp_path)
+    (tmp_path / "MoeTheory" / "Evil.B.lean").unlink()
+    assert [m.name for m in discover_modules(tmp_path)] == ["MoeTheory.Evil.B"]
+
+
+def test_any_edit_of_the_lakefile_changes_the_cache_key(tmp_path):
+    from pysym.lean.check import lakefile_digest
+
+    (tmp_path / "lakefile.lean").write_text(LAKE_HEAD + "  leanOptions := #[⟨`autoImplicit, false⟩]\n")
+    before = lakefile_digest(tmp_path)
+    (tmp_path / "lakefile.lean").write_text(LAKE_HEAD + "  leanOptions := #[⟨`autoImplicit, false⟩]\n-- edit\n")
+    assert lakefile_digest(tmp_path) != before

@@ -192,6 +192,14 @@ def lean_options(root: Path) -> tuple[list[tuple[str, str]], list[Problem]]:
     return lake.options, lake.problems
 
 
+def lakefile_digest(root: Path) -> str:
+    """The SHA-256 of ``lakefile.lean`` (part of every cache key: any edit of it is a new check)."""
+    try:
+        return hashlib.sha256((root / "lakefile.lean").read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
 
 
 # --------------------------------------------------------------------------- one Lean run
@@ -352,7 +360,7 @@ def check_project(
     deps = {m.name: [imp for _, imp in m.imports if imp in {o.name for o in order}] for m in order}
     sees = _closure(deps)
     salt = (f"checker={CHECKER_VERSION}:{_checker_digest()}\0toolchain={toolchain.ident}\0"
-            f"options={options!r}\0gate={_gate}")
+            f"options={options!r}\0lakefile={lakefile_digest(root)}\0gate={_gate}")
     keys = module_keys(order, deps, salt)
     tree_key = hashlib.sha256("".join(f"{m}={k}\0" for m, k in sorted(keys.items())).encode()).hexdigest()
     shared = bool(extra) or shared_library

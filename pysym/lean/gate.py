@@ -482,13 +482,17 @@ class LakefileScan:
 
 
 _PACKAGE_FIELDS = frozenset({"leanOptions"})
-_LIB_FIELDS = frozenset({"roots", "globs", "srcDir"})
+# no field of `lean_lib`: `srcDir`, `roots` and `globs` would make `lake build` compile files the check never
+# reads (it reads MoeTheory.lean and MoeTheory/**, the defaults of `lean_lib MoeTheory`)
+_LIB_FIELDS: frozenset = frozenset()
+_LIB_NAME = "MoeTheory"
 
 
 def scan_lakefile(text: str, path: str = "lakefile.lean") -> LakefileScan:
     """Read ``lakefile.lean`` strictly: ``import Lake``, ``open Lake DSL``, one
     ``package`` whose only field is ``leanOptions`` (accepted options only)
-    and ``lean_lib`` targets with ``roots``/``globs``/``srcDir``.  Anything
+    and one ``lean_lib MoeTheory`` target without fields (the sources the check
+    reads: ``MoeTheory.lean`` and ``MoeTheory/**``).  Anything
     else would change how ``lake build`` checks the sources without the
     check knowing, so it is refused.
 
@@ -504,6 +508,7 @@ def scan_lakefile(text: str, path: str = "lakefile.lean") -> LakefileScan:
     except LexError as exc:
         return LakefileScan([Problem(path, exc.line, exc.col, f"Lean cannot read this: {exc.message}")], [])
     options: list[tuple[str, str]] = []
+    libs: list[Token] = []
     i = 0
 
     def bad(t: Token, msg: str) -> None:
@@ -538,6 +543,12 @@ def scan_lakefile(text: str, path: str = "lakefile.lean") -> LakefileScan:
                    "`leanOptions`) and `lean_lib` targets; other settings would change how Lean checks the "
                    "sources")
             return LakefileScan(problems, options)
+        if t.text == "lean_lib":
+            if toks[i + 1].value != _LIB_NAME or libs:
+                bad(toks[i + 1], f"the lakefile may declare one library, `lean_lib {_LIB_NAME}`: the check reads only "
+                                 f"{_LIB_NAME}.lean and {_LIB_NAME}/, and another target would build unchecked files")
+                return LakefileScan(problems, options)
+            libs.append(toks[i + 1])
         fields = _PACKAGE_FIELDS if t.text == "package" else _LIB_FIELDS
         i += 2
         if i < len(toks) and toks[i].text == "where":
@@ -546,7 +557,7 @@ def scan_lakefile(text: str, path: str = "lakefile.lean") -> LakefileScan:
                 f = toks[i]
                 if f.kind != "ident" or f.value not in fields or i + 1 >= len(toks) or toks[i + 1].value != ":=":
                     bad(f, f"`{f.text[:20]}` is not an accepted field of `{t.text}` "
-                           f"(accepted: {', '.join(sorted(fields))})")
+                           f"(accepted: {', '.join(sorted(fields)) or 'none: the check reads the default sources'})")
                     return LakefileScan(problems, options)
                 i += 2
                 if f.value == "leanOptions":

@@ -68,9 +68,18 @@ def discover_modules(root: Path) -> list[Module]:
     if top.is_file():
         paths.append(top)
     modules = []
+    seen: dict[str, str] = {}
     for p in paths:
         rel = p.relative_to(root).as_posix()
         name = rel[: -len(".lean")].replace("/", ".")
+        # each folder and file name must be one plain component: `Evil.B.lean` beside `Evil/B.lean` would be the
+        # same module, and only one of them would be checked while Lean imports the other
+        if not all(_plain(part) for part in rel[: -len(".lean")].split("/")):
+            raise ProjectError(f"{rel}: every folder and file name below MoeTheory/ must be a plain Lean identifier "
+                               "(letters, digits, _ ; no dot or space), since it is a component of the module name")
+        if name in seen:
+            raise ProjectError(f"{rel} and {seen[name]} would both be the module {name}")
+        seen[name] = rel
         try:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
@@ -112,3 +121,10 @@ def user_modules(paths, base: Path | None = None) -> list[Module]:
                 raise ProjectError(f"{path}: two files would both be the module `{name}`")
             found[name] = Module(name, resolved, shown, text)
     return [found[n] for n in sorted(found)]
+
+
+def _plain(part: str) -> bool:
+    """A module-name component that needs no escaping (see :func:`pysym.lean.gate.plain_name`)."""
+    from pysym.lean.lexer import is_id_first, is_id_rest
+
+    return bool(part) and is_id_first(part[0]) and all(is_id_rest(c) for c in part[1:])
