@@ -9,6 +9,8 @@ miniature project.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -27,6 +29,32 @@ def write_project(root: Path, modules: dict[str, str]) -> Path:
         path.write_text(textwrap.dedent(text).lstrip("\n"))
     (root / "MoeTheory.lean").write_text("".join(f"import {n}\n" for n in sorted(modules)))
     return root
+
+
+def moe(cwd: Path, *args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
+    """`moe-theory ARGS` run from ``cwd`` (this checkout's package), output captured."""
+    return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+# a claims file that audits cleanly: one identity that holds
+TOY_CLAIMS = """\
+[paper]
+id = "toy"
+title = "A toy paper"
+
+[symbols]
+x = { description = "a number", range = [1, 10] }
+
+[[claim]]
+id = "same"
+kind = "identity"
+quote = "x is x"
+where = "Eq. 1"
+expected = "holds"
+lhs = "x"
+rhs = "x"
+"""
 
 
 def run_lean_file(toolchain, path: Path, text: str) -> list[dict]:

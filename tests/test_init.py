@@ -4,9 +4,6 @@ README's "Use it in your project".  No Lean runs here."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,14 +11,10 @@ from pysym.audit import audit
 from pysym.cli import build_parser
 from pysym.scaffold import REPOSITORY, claims_text, init, workflow_text
 
-from conftest import ROOT
+from conftest import ROOT, moe
 
 COMMON_KINDS = {"value", "exponent", "sign", "inequality", "identity", "optimum", "table"}
 
-
-def moe(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=900)
 
 
 def readme_section(title: str) -> str:

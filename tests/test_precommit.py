@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import USER_LEMMA
+from conftest import TOY_CLAIMS, USER_LEMMA
 from test_distribution import working_tree_copy
 
 pytestmark = pytest.mark.packaging  # `make test-packaging` (CI runs it after `make test`)
@@ -69,23 +69,7 @@ def user_repo(path: Path, files: dict[str, str]) -> Path:
     return path
 
 
-TOY = """\
-[paper]
-id = "toy"
-title = "A toy paper"
-
-[symbols]
-x = { description = "a number", range = [1, 10] }
-
-[[claim]]
-id = "same"
-kind = "identity"
-quote = "x is x"
-where = "Eq. 1"
-expected = "holds"
-lhs = "x"
-rhs = "x"
-"""
+TOY = TOY_CLAIMS
 
 
 def test_audit_hook_through_try_repo(hooks_repo, tmp_path):

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from pysym.schemas import FORMATS, load_schema, schema_path
 
-from conftest import USER_LEMMA
+from conftest import USER_LEMMA, moe
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -61,10 +58,6 @@ rel = "<="
 rhs = "1"
 """
 
-
-def moe(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=1800)
 
 
 def validate(data: dict, name: str) -> None:

@@ -4,8 +4,6 @@ run from a folder that is not a checkout.  No Lean runs here."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,30 +13,10 @@ import pysym.workspace
 from pysym.errors import ProjectError
 from pysym.workspace import resolve_workspace
 
-from conftest import ROOT, write_project
+from conftest import ROOT, TOY_CLAIMS, moe, write_project
 
-TOY = """\
-[paper]
-id = "toy"
-title = "A toy paper"
+TOY = TOY_CLAIMS
 
-[symbols]
-x = { description = "a number", range = [1, 10] }
-
-[[claim]]
-id = "same"
-kind = "identity"
-quote = "x is x"
-where = "Eq. 1"
-expected = "holds"
-lhs = "x"
-rhs = "x"
-"""
-
-
-def moe(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=900)
 
 
 def test_inside_the_checkout_it_is_library_and_workspace():
