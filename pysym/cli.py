@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "installed), and main.pdf when pdflatex is installed. Exit 1 if the proofs, a "
                                        "derivation, the web blueprint or an expected verdict fail; 2 for an invalid "
                                        "claims file.")
-    p_all.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_all.add_argument("--no-cache", action="store_true",
+                       help="re-run Lean and evaluate every claim even if nothing changed")
     p_all.add_argument("--no-pdf", action="store_true", help="do not compile build/derivations/main.pdf")
     p_all.add_argument("--no-web", action="store_true", help="do not build the web blueprint (build/blueprint/web/)")
     p_all.set_defaults(func=_cmd_all)
@@ -169,6 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="CPU seconds each claim may use (default 60)")
     p_aud.add_argument("--memory-budget", type=_positive_int, default=2048, metavar="MB",
                        help="memory each claim may use, in MB (default 2048)")
+    p_aud.add_argument("--no-cache", action="store_true",
+                       help="evaluate every claim afresh (by default a claim whose claims file, Lean statements, "
+                            "budget and auditor code are all unchanged since an earlier audit takes that "
+                            "audit's outcome from build/.cache/audit/)")
     p_aud.set_defaults(func=_cmd_audit)
 
     p_lean = sub.add_parser("lean", help="Lean toolchain, proof check, statements",
@@ -487,7 +492,10 @@ def _audit(args, ws, statements: dict, files) -> int:
         raise UserError(f"no claims files: {ws.claims_dir} has no *.toml; `moe-theory init` writes a first one "
                         "(the format: paper_checks/README.md of moe-theory), or name the files to audit")
     budget = Budget(cpu_seconds=getattr(args, "cpu_budget", 60), memory_mb=getattr(args, "memory_budget", 2048))
-    result = audit(paths, statements, root=ws.root, progress=_progress(args), budget=budget)
+    from pysym.audit.cache import OutcomeCache
+
+    cache = OutcomeCache(ws.build / ".cache" / "audit", read=not getattr(args, "no_cache", False))
+    result = audit(paths, statements, root=ws.root, progress=_progress(args), budget=budget, cache=cache)
     written = write_reports(result, ws.build, adhoc=adhoc)
     here, project = ws.show(ws.build / "audit" / "adhoc") + "/", ws.show(ws.build / "audit" / "report") + ".*"
     if getattr(args, "json", False):

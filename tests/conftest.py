@@ -145,10 +145,15 @@ def derivation_reports(statements) -> dict:
 
 @pytest.fixture(scope="session")
 def shipped_audit(statements):
-    """The audit of every shipped claims file, run once for the whole session."""
+    """The audit of every shipped claims file, run once for the whole session,
+    with the checkout's cache of outcomes (``build/.cache/audit``, which `make
+    run` fills and whose keys cover the claims, the statements, the budget and
+    the auditor's code: see ``test_audit_cache.py``), as `moe-theory audit` runs it."""
     from pysym.audit import audit
+    from pysym.audit.cache import OutcomeCache
 
-    return audit(sorted((ROOT / "paper_checks").glob("*.toml")), statements)
+    return audit(sorted((ROOT / "paper_checks").glob("*.toml")), statements,
+                 cache=OutcomeCache(ROOT / "build" / ".cache" / "audit"))
 
 
 # the expensive fixtures that tests share, and the xdist group of the tests that use each (first match wins)

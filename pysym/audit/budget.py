@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 __all__ = ["Budget", "DEFAULT_BUDGET", "Exhausted", "CPUTimeout", "run_budgeted", "run_many", "cpu_limit",
-           "WORKERS"]
+           "steps_stopped", "WORKERS"]
 
 
 @dataclass(frozen=True)
@@ -247,9 +247,17 @@ def run_budgeted(fn, budget: Budget | None):
 # --------------------------------------------------------------------------- CPU-time limit for one step
 
 _deadlines: list[float] = []
+_stopped = [0]  # steps stopped by cpu_limit in this process (see steps_stopped)
+
+
+def steps_stopped() -> int:
+    """How many steps :func:`cpu_limit` has stopped in this process so far: an
+    outcome reached after a stopped step depends on the machine's speed."""
+    return _stopped[0]
 
 
 def _on_timer(signum, frame):
+    _stopped[0] += 1
     raise CPUTimeout()
 
 

@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from pysym.audit.budget import DEFAULT_BUDGET, Budget, run_many
+from pysym.audit.budget import DEFAULT_BUDGET, Budget, run_many, steps_stopped
+from pysym.audit.cache import OutcomeCache
 from pysym.audit.errors import AuditInputError
 from pysym.audit.model import Claim, ClaimsFile
 from pysym.audit.parameters import evaluate_with_parameters
@@ -62,10 +63,16 @@ def evaluate_unbudgeted(cf: ClaimsFile, claim: Claim, statements: dict | None = 
     return unmarked(_evaluate(cf, claim, statements))
 
 
+def lean_input(claim: Claim, statements: dict | None) -> dict | None:
+    """What the claim's evaluator is given of the Lean statements: all of them
+    for a kind that reads them (``premise``), else nothing."""
+    return statements if kind(claim.kind).reads_lean else None
+
+
 def _evaluate(cf: ClaimsFile, claim: Claim, statements: dict | None = None) -> Outcome:
     """The claim's :class:`Outcome` with its expressions marked (for :class:`Verdict`)."""
     k = kind(claim.kind)
-    job = Job(cf, claim, statements)
+    job = Job(cf, claim, lean_input(claim, statements))
     printed = has_printed(claim.values)
     if printed and k.precision != "box":
         outcome = evaluate_with_parameters(k.evaluate, job)
@@ -92,15 +99,38 @@ def evaluate(cf: ClaimsFile, claim: Claim, statements: dict | None = None, *,
 
 
 def evaluate_many(pairs: list, statements: dict | None = None, *,
-                  budget: Budget | None = DEFAULT_BUDGET) -> list:
+                  budget: Budget | None = DEFAULT_BUDGET, cache: OutcomeCache | None = None) -> list:
     """A :class:`Verdict`, or the :class:`AuditInputError` found while
     evaluating, for each ``(claims file, claim)`` pair, each claim under its
     own ``budget`` (the claims share worker processes, see
-    :func:`pysym.audit.budget.run_many`)."""
-    thunks = [lambda cf=cf, claim=claim: _evaluate(cf, claim, statements) for cf, claim in pairs]
-    weights = [_weight(claim) for _, claim in pairs]
-    return [_verdict(cf, claim, status, value, budget)
-            for (cf, claim), (status, value) in zip(pairs, run_many(thunks, budget, weights=weights))]
+    :func:`pysym.audit.budget.run_many`).  With ``cache``, a claim whose
+    outcome is cached is not evaluated again, and what is evaluated is stored
+    (:mod:`pysym.audit.cache` says what is and why that is safe)."""
+    keys = [cache.key(cf, claim, lean_input(claim, statements), budget) if cache is not None else None
+            for cf, claim in pairs]
+    found: list = [None] * len(pairs)
+    for i, key in enumerate(keys):
+        if key is not None and (hit := cache.get(key)) is not None:
+            found[i] = ("ok", hit)
+    todo = [i for i, f in enumerate(found) if f is None]
+    thunks = [lambda cf=pairs[i][0], claim=pairs[i][1]: _evaluate_counted(cf, claim, statements) for i in todo]
+    weights = [_weight(pairs[i][1]) for i in todo]
+    for i, (status, value) in zip(todo, run_many(thunks, budget, weights=weights)):
+        if status == "ok":
+            value, stopped = value
+            if keys[i] is not None and not stopped:
+                cache.put(keys[i], value)
+        found[i] = (status, value)
+    if cache is not None:
+        cache.prune()
+    return [_verdict(cf, claim, status, value, budget) for (cf, claim), (status, value) in zip(pairs, found)]
+
+
+def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None) -> tuple[Outcome, int]:
+    """The claim's outcome, and how many of its steps a CPU-time limit stopped."""
+    before = steps_stopped()
+    outcome = _evaluate(cf, claim, statements)
+    return outcome, steps_stopped() - before
 
 
 def _weight(claim: Claim) -> float:

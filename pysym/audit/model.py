@@ -77,6 +77,7 @@ class ClaimsFile:
     claims: list[Claim]
     errors: list[AuditInputError] = field(default_factory=list)  # claim-level problems
     constants: dict = field(default_factory=dict)  # name -> Printed ([constants])
+    digest: str = ""  # SHA-256 of the text it was read from ("" when built otherwise)
 
     @property
     def sym(self) -> dict[str, sp.Symbol]:

@@ -54,7 +54,9 @@ class Kind:
     ``precision`` says how the kind treats printed numbers: ``"box"`` (it
     decides over every admissible value itself, :mod:`pysym.audit.precision`)
     or ``"parameters"`` (the engine runs it at the printed values, then with the
-    printed numbers as parameters, :mod:`pysym.audit.parameters`)."""
+    printed numbers as parameters, :mod:`pysym.audit.parameters`).
+    ``reads_lean``: the evaluator is given the Lean statements (the engine
+    gives every other kind ``None``, and caches its outcomes without them)."""
 
     name: str
     fields: tuple[Field, ...]
@@ -62,6 +64,7 @@ class Kind:
     check: Callable | None = None
     doc: str = ""
     precision: str = "parameters"
+    reads_lean: bool = False
 
     @property
     def required(self) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pysym.audit.budget import DEFAULT_BUDGET, Budget
+from pysym.audit.cache import OutcomeCache
 from pysym.audit.engine import Verdict, evaluate_many
 from pysym.audit.errors import AuditInputError
 from pysym.audit.model import ClaimsFile
@@ -66,8 +67,10 @@ def exit_code(result: AuditResult) -> int:
 
 
 def audit(paths: list[Path], statements: dict | None, *, root: Path | None = None, progress=None,
-          budget: Budget | None = DEFAULT_BUDGET) -> AuditResult:
-    """Audit every claim of every file in ``paths``, each under ``budget``."""
+          budget: Budget | None = DEFAULT_BUDGET, cache: OutcomeCache | None = None) -> AuditResult:
+    """Audit every claim of every file in ``paths``, each under ``budget``;
+    with ``cache``, outcomes computed before for exactly the same inputs are
+    reused (:mod:`pysym.audit.cache`)."""
     result = AuditResult()
     pairs = []
     for path in paths:
@@ -82,8 +85,11 @@ def audit(paths: list[Path], statements: dict | None, *, root: Path | None = Non
         if progress is not None:
             progress.step(f"  auditing {cf.path} ({len(cf.claims)} claims)")
         pairs += [(cf, claim) for claim in cf.claims]
-    for found in evaluate_many(pairs, statements, budget=budget):
+    for found in evaluate_many(pairs, statements, budget=budget, cache=cache):
         (result.errors if isinstance(found, AuditInputError) else result.verdicts).append(found)
+    if progress is not None and cache is not None and cache.hits:
+        progress.step(f"  {cache.hits} of {len(pairs)} claims unchanged since an earlier audit: their outcomes "
+                      f"come from the cache (--no-cache evaluates every claim)")
     return result
 
 

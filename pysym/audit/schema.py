@@ -42,6 +42,7 @@ pysym.audit.errors.AuditInputError: bad.toml: [symbols] `x`: `integer` must be t
 
 from __future__ import annotations
 
+import hashlib
 import dataclasses
 import re
 import tomllib
@@ -162,7 +163,8 @@ def load_claims_text(text: str, display: str = "<text>") -> ClaimsFile:
             errors.append(exc)
     if not claims and not errors:
         fail("no [[claim]] entries")
-    return ClaimsFile(shown, paper, symbols, laws, claims, errors, constants)
+    return ClaimsFile(shown, paper, symbols, laws, claims, errors, constants,
+                      hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
 
 
 def _paper(p, fail) -> Paper:

@@ -86,15 +86,33 @@ class Proof:
 
 def heavy(expr, wrt=None) -> bool:
     """True when polynomial algebra (factor, together, simplify, solve) could
-    blow up: powers with fractional exponents of large denominator, or floats
-    (only powers whose base involves ``wrt``, if given)."""
+    blow up: powers with fractional exponents of large denominator, or floats,
+    or integer exponents over 64; exponentials whose argument has such a number
+    in a term with a symbol (``exp(1000*t)`` is ``exp(t)**1000`` to the
+    polynomial code, a dense polynomial of degree 1000); only powers whose base
+    involves ``wrt``, if given.
+
+    >>> t = sp.Symbol("t")
+    >>> heavy(sp.exp(-(1000*t - 613)**2)), heavy(sp.exp(-3*t/2 + sp.Rational(97, 200))), heavy(t**100)
+    (True, False, True)
+    """
+    def big(n) -> bool:
+        return n.is_Float or (n.is_Rational and (n.q > 12 or abs(n.p) > 64))
+
     for p in expr.atoms(sp.Pow):
         if wrt is not None and not (p.base.free_symbols & set(wrt)):
             continue
         q = p.exp
-        if q.is_Float or (q.is_Rational and q.q > 12):
+        if q.is_Float or (q.is_Rational and q.q > 12) or (q.is_Integer and abs(q) > 64):
             return True
-        if not q.is_number and any(a.is_Float or (a.is_Rational and a.q > 12) for a in q.atoms(sp.Number)):
+        if not q.is_number and any(big(a) for a in q.atoms(sp.Number)):
+            return True
+    for e in expr.atoms(sp.exp):
+        arg = e.args[0]
+        if wrt is not None and not (arg.free_symbols & set(wrt)):
+            continue
+        terms = [t for t in sp.Add.make_args(sp.expand(arg)) if not t.is_number]  # a constant term is a factor
+        if any(big(n) for t in terms for n in t.atoms(sp.Number)):
             return True
     return False
 

@@ -81,4 +81,5 @@ KIND = register(Kind(
     evaluate,
     doc="Compares the Lean theorem's elaborated conclusion with `statement`; every Lean hypothesis must follow from "
         "the ranges or be granted, else `conditional`.",
+    reads_lean=True,
 ))

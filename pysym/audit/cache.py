@@ -1,0 +1,151 @@
+"""Audit outcomes cached by everything a verdict depends on.
+
+A claim's outcome is a function of the claims file's text (and the name it
+is shown under), the claim's place in it, the Lean statements it may read,
+the budget, the auditor's own code (every module of :mod:`pysym`) and the
+versions of Python, SymPy, mpmath and python-flint.  The key of an entry
+hashes all of them, so a hit returns exactly what evaluating the claim again
+would compute; changing any one of them is a miss.
+
+Only outcomes the evaluator reached on its own are stored.  A claim that ran
+out of its budget, raised, died, or had a step stopped by its CPU-time limit
+(:func:`pysym.audit.budget.cpu_limit`: how far a step gets before that limit
+depends on the machine's speed) is evaluated afresh every time.
+
+An entry that cannot be read, does not parse, or does not name its own key
+is a miss, never an error; entries are written atomically
+(:func:`pysym.paths.write_atomic`); beyond :data:`KEEP` entries the least
+recently used are removed.  ``moe-theory audit --no-cache`` (and ``all
+--no-cache``) evaluate every claim afresh, and rewrite the entries.
+
+>>> import tempfile
+>>> from pysym.audit.verdict import Outcome, Rounding
+>>> c = OutcomeCache(Path(tempfile.mkdtemp()))
+>>> c.get("k") is None
+True
+>>> c.put("k", Outcome("holds", "proved", {"method": "m", "points": [1, 2]}, Rounding("exact")))
+>>> c.get("k")
+Outcome(verdict='holds', summary='proved', evidence={'method': 'm', 'points': [1, 2]}, rounding=Rounding(status='exact', range_of='', low=None, high=None, at_printed=None, numbers=(), note=''))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
+from pysym.paths import write_atomic
+
+__all__ = ["OutcomeCache", "KEEP", "FORMAT"]
+
+KEEP = 4000  # entries kept (about 2 KB each)
+FORMAT = "moe-theory-audit-outcome/1"
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A hash of every module of the installed :mod:`pysym` package and of the
+    versions of Python and of the libraries the verdicts are computed with."""
+    import flint
+    import mpmath
+    import sympy
+
+    import pysym
+
+    versions = (sys.version, sympy.__version__, mpmath.__version__, getattr(flint, "__version__", "?"))
+    return package_digest(Path(pysym.__file__).resolve().parent, versions)
+
+
+def package_digest(package: Path, versions) -> str:
+    """A hash of every ``*.py`` file under ``package`` (path and bytes) and of ``versions``."""
+    h = hashlib.sha256(FORMAT.encode())
+    for v in versions:
+        h.update(b"\0" + str(v).encode())
+    for path in sorted(package.rglob("*.py")):
+        h.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+class OutcomeCache:
+    """Outcomes in ``directory`` (the workspace's ``build/.cache/audit/``), one
+    JSON file per key.  With ``read=False`` nothing is read (every claim is
+    evaluated afresh) and what is evaluated is still stored."""
+
+    def __init__(self, directory: Path, *, read: bool = True):
+        self.directory = Path(directory)
+        self.read = read
+        self.hits = 0
+
+    def key(self, cf, claim, statements: dict | None, budget) -> str | None:
+        """The key of ``claim`` of ``cf``; ``None`` (not cacheable) for a claims
+        file not read from text (it has no digest) or a claim not in it."""
+        index = next((i for i, c in enumerate(cf.claims) if c is claim), None)
+        if not getattr(cf, "digest", "") or index is None:
+            return None
+        h = hashlib.sha256(code_digest().encode())
+        for part in (cf.digest, cf.path, str(index), claim.id,
+                     json.dumps(statements, sort_keys=True, default=str, ensure_ascii=False),
+                     "unbounded" if budget is None else budget.describe()):
+            h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.directory / f"{key}.json"
+
+    def get(self, key: str) -> Outcome | None:
+        if not self.read:
+            return None
+        path = self._path(key)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            outcome = _outcome(data, key)
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+        try:
+            os.utime(path)  # recently used
+        except OSError:
+            pass
+        self.hits += 1
+        return outcome
+
+    def put(self, key: str, outcome: Outcome) -> None:
+        rounding = None if outcome.rounding is None else dataclasses.asdict(outcome.rounding)
+        data = {"format": FORMAT, "key": key, "verdict": outcome.verdict, "summary": outcome.summary,
+                "evidence": outcome.evidence, "rounding": rounding}
+        try:
+            write_atomic(self._path(key), json.dumps(data, ensure_ascii=False))
+        except (OSError, TypeError, ValueError):  # a read-only build folder, or evidence that is not JSON
+            return
+
+    def prune(self, keep: int = KEEP) -> None:
+        """Remove the least recently used entries beyond ``keep``."""
+        try:
+            entries = sorted(self.directory.glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
+        except OSError:
+            return
+        for path in entries[:max(0, len(entries) - keep)]:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+def _outcome(data: dict, key: str) -> Outcome:
+    """The outcome an entry holds; ``ValueError`` if it is not exactly one."""
+    if data.get("format") != FORMAT or data.get("key") != key:
+        raise ValueError("not an entry for this key")
+    verdict, summary, evidence = data["verdict"], data["summary"], data["evidence"]
+    if verdict not in VERDICTS or not isinstance(summary, str) or not isinstance(evidence, dict):
+        raise ValueError("not an outcome")
+    r = data["rounding"]
+    rounding = None
+    if r is not None:
+        if r["status"] not in ROUNDING:
+            raise ValueError("not a rounding status")
+        rounding = Rounding(**dict(r, numbers=tuple(r["numbers"])))
+    return Outcome(verdict, summary, evidence, rounding)

@@ -1,0 +1,245 @@
+"""The cache of audit outcomes (``pysym/audit/cache.py``).
+
+A hit must give exactly the verdict a fresh evaluation gives, so every input
+the verdict depends on must be in the key (each is changed here and must miss),
+outcomes that depend on the machine's speed must never be stored, and an entry
+that is damaged or belongs to another key must be a miss, never a verdict.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pysym.audit import Budget, audit
+from pysym.audit import cache as cache_module
+from pysym.audit.budget import CPUTimeout, cpu_limit
+from pysym.audit.cache import OutcomeCache
+from pysym.audit.verdict import Outcome
+
+from conftest import TOY_CLAIMS, moe
+
+CLAIMS = TOY_CLAIMS + """
+[[claim]]
+id = "wrong"
+kind = "inequality"
+quote = "x^2 >= 3x for every x"
+where = "Eq. 2"
+expected = "fails"
+lhs = "x**2"
+rel = ">="
+rhs = "3*x"
+"""
+
+BUDGET = Budget(cpu_seconds=30, memory_mb=1024)
+
+
+def _json(result) -> list:
+    return [v.to_json() for v in result.verdicts]
+
+
+@pytest.fixture
+def claims(tmp_path):
+    path = tmp_path / "paper_checks" / "toy.toml"
+    path.parent.mkdir()
+    path.write_text(CLAIMS)
+    return path
+
+
+def test_a_hit_is_the_fresh_verdict_and_skips_the_evaluation(claims, tmp_path):
+    cache = OutcomeCache(tmp_path / "cache")
+    fresh = audit([claims], None, budget=BUDGET, cache=cache)
+    assert cache.hits == 0 and len(list((tmp_path / "cache").glob("*.json"))) == 2
+    assert [v.verdict for v in fresh.verdicts] == ["holds", "fails"]
+    again = OutcomeCache(tmp_path / "cache")
+    cached = audit([claims], None, budget=BUDGET, cache=again)
+    assert again.hits == 2
+    assert _json(cached) == _json(fresh)
+    assert [v.marked for v in cached.verdicts] == [v.marked for v in fresh.verdicts]  # the LaTeX report's text too
+    # read=False: nothing is read, everything evaluated and stored again
+    none = OutcomeCache(tmp_path / "cache", read=False)
+    assert _json(audit([claims], None, budget=BUDGET, cache=none)) == _json(fresh) and none.hits == 0
+
+
+def test_every_input_of_a_verdict_is_in_the_key(claims, tmp_path, monkeypatch):
+    from pysym.audit.schema import load_claims_file
+
+    cache = OutcomeCache(tmp_path / "cache")
+    cf = load_claims_file(claims, "paper_checks/toy.toml")
+    claim = cf.claims[0]
+    key = cache.key(cf, claim, {"T": "1 = 1"}, BUDGET)
+
+    def first(other) -> str:
+        return cache.key(other, other.claims[0], {"T": "1 = 1"}, BUDGET)
+
+    assert key == first(load_claims_file(claims, "paper_checks/toy.toml"))
+    other = {
+        "the claims file's text": first(_edited(claims, tmp_path)),
+        "the shown path": first(load_claims_file(claims, "elsewhere.toml")),
+        "the claim": cache.key(cf, cf.claims[1], {"T": "1 = 1"}, BUDGET),
+        "the Lean statements": cache.key(cf, claim, {"T": "1 = 2"}, BUDGET),
+        "no Lean statements": cache.key(cf, claim, None, BUDGET),
+        "the budget": cache.key(cf, claim, {"T": "1 = 1"}, Budget(cpu_seconds=31, memory_mb=1024)),
+        "no budget": cache.key(cf, claim, {"T": "1 = 1"}, None),
+    }
+    assert all(k != key for k in other.values()), [name for name, k in other.items() if k == key]
+    assert len(set(other.values())) == len(other)
+    # the auditor's code and the libraries' versions: a different digest is a different key
+    cache_module.code_digest.cache_clear()
+    monkeypatch.setattr(cache_module.sys, "version", cache_module.sys.version + " (another build)")
+    try:
+        assert cache.key(cf, claim, {"T": "1 = 1"}, BUDGET) != key
+    finally:
+        monkeypatch.undo()
+        cache_module.code_digest.cache_clear()
+    assert cache.key(cf, claim, {"T": "1 = 1"}, BUDGET) == key
+
+
+def _edited(path, tmp_path):
+    from pysym.audit.schema import load_claims_file
+
+    edited = tmp_path / "edited.toml"
+    edited.write_text(path.read_text().replace("A toy paper", "A toy paper, second version"))
+    return load_claims_file(edited, "paper_checks/toy.toml")
+
+
+def test_the_code_digest_covers_every_module_of_the_package_and_the_versions(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import pysym
+
+    copy = tmp_path / "pysym"
+    shutil.copytree(Path(pysym.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    versions = ("3.11", "1.13", "1.3", "0.6")
+    digest = cache_module.package_digest(copy, versions)
+    assert digest == cache_module.package_digest(copy, versions)
+    assert cache_module.package_digest(copy, ("3.11", "1.14", "1.3", "0.6")) != digest  # another SymPy
+    prove = copy / "derive" / "prove.py"  # a verdict depends on the sign prover as much as on pysym.audit
+    prove.write_text(prove.read_text() + "\n# an edit\n")
+    assert cache_module.package_digest(copy, versions) != digest
+    (copy / "audit" / "kinds" / "extra.py").write_text("")  # a new module
+    edited = cache_module.package_digest(copy, versions)
+    assert edited not in (digest, cache_module.package_digest(copy.parent / "missing", versions))
+
+
+def test_a_claimsfile_not_read_from_text_is_never_cached(tmp_path):
+    import sympy as sp
+
+    from pysym.audit.model import ClaimsFile, Paper, SymbolSpec
+
+    cf = ClaimsFile("f.toml", Paper("p", "t"), {"x": SymbolSpec("x", sp.Symbol("x"), sp.Integer(1), sp.Integer(2))},
+                    {}, [])
+    assert OutcomeCache(tmp_path).key(cf, object(), None, BUDGET) is None
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other key", "bad verdict", "bad rounding", "not a dict"])
+def test_a_damaged_entry_is_a_miss_and_is_replaced(claims, tmp_path, damage):
+    cache = OutcomeCache(tmp_path / "cache")
+    fresh = audit([claims], None, budget=BUDGET, cache=cache)
+    for entry in (tmp_path / "cache").glob("*.json"):
+        data = json.loads(entry.read_text())
+        data_false = dict(data, verdict="holds" if data["verdict"] == "fails" else "fails")
+        text = {"garbage": "{not json",
+                "other key": json.dumps(dict(data_false, key="0" * 64)),
+                "bad verdict": json.dumps(dict(data, verdict="probably")),
+                "bad rounding": json.dumps(dict(data, rounding={**data["rounding"], "status": "fine"})),
+                "not a dict": json.dumps(dict(data, evidence=["x"]))}[damage]
+        entry.write_text(text)
+    again = OutcomeCache(tmp_path / "cache")
+    assert _json(audit([claims], None, budget=BUDGET, cache=again)) == _json(fresh) and again.hits == 0
+    assert OutcomeCache(tmp_path / "cache").get(again.key(fresh.files[0], fresh.files[0].claims[0], None, BUDGET))
+
+
+def test_an_outcome_reached_after_a_stopped_step_is_not_stored(claims, tmp_path, monkeypatch):
+    import pysym.audit.engine as engine
+
+    def slow_step(cf, claim, statements=None):
+        try:
+            with cpu_limit(0.05):
+                while True:
+                    pass
+        except CPUTimeout:
+            return Outcome("inconclusive", "a step ran out of its CPU time", {"method": "test"})
+
+    monkeypatch.setattr(engine, "_evaluate", slow_step)
+    cache = OutcomeCache(tmp_path / "cache")
+    result = audit([claims], None, budget=None, cache=cache)  # in this process, so the patch applies
+    assert [v.verdict for v in result.verdicts] == ["inconclusive", "inconclusive"]
+    assert not list((tmp_path / "cache").glob("*.json"))
+
+
+def test_a_claim_that_runs_out_of_its_budget_is_not_stored(tmp_path):
+    path = tmp_path / "slow.toml"
+    path.write_text(TOY_CLAIMS.replace('range = [1, 10] }', 'range = [1, 10] }\nj = { description = "j", '
+                                       'range = [1, 1000000000], integer = true }') + """
+[[claim]]
+id = "slow"
+kind = "value"
+quote = "q"
+where = "w"
+expected = "inconclusive"
+quantity = "factorial(j)"
+claimed = "1"
+at = { j = 100000000 }
+""")
+    cache = OutcomeCache(tmp_path / "cache")
+    result = audit([path], None, budget=Budget(cpu_seconds=2, memory_mb=512), cache=cache)
+    assert [v.verdict for v in result.verdicts] == ["holds", "inconclusive"]
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 1  # only `same`
+
+
+def test_the_cache_keeps_the_most_recently_used_entries(tmp_path):
+    cache = OutcomeCache(tmp_path)
+    for i in range(5):
+        cache.put(f"k{i}", Outcome("holds", "s", {}))
+    cache.get("k0")  # used again: now the most recent
+    import os
+    import time
+
+    for i, name in enumerate(["k1", "k2", "k3", "k4", "k0"]):  # mtimes in that order, whatever the clock's resolution
+        os.utime(tmp_path / f"{name}.json", (time.time(), 1_000_000 + i))
+    cache.prune(keep=3)
+    assert sorted(p.stem for p in tmp_path.glob("*.json")) == ["k0", "k3", "k4"]
+
+
+def test_cli_uses_the_cache_and_no_cache_evaluates_afresh(claims, tmp_path):
+    root = claims.parent.parent
+    first = moe(root, "audit", "--json")
+    assert first.returncode == 0, first.stderr
+    second = moe(root, "audit", "--json")
+    assert "2 of 2 claims unchanged since an earlier audit" in second.stderr
+    assert json.loads(second.stdout) == json.loads(first.stdout)
+    fresh = moe(root, "audit", "--json", "--no-cache")
+    assert "from the cache" not in fresh.stderr and json.loads(fresh.stdout) == json.loads(first.stdout)
+
+
+PREMISE = """
+[[claim]]
+id = "lean"
+kind = "premise"
+quote = "C(n, j) <= n^j"
+where = "Lemma 1"
+expected = "holds"
+theorem = "MoeTheory.choose_le_pow"
+statement = "binomial(n, j) <= n**j"
+bind = { k = "j" }
+"""
+
+
+def test_only_a_claim_that_reads_lean_depends_on_the_statements(tmp_path):
+    # the statements are the engine's input of `premise` claims only: the others are given None and keyed so,
+    # and a premise claim is evaluated again when a statement changes
+    path = tmp_path / "p.toml"
+    path.write_text(TOY_CLAIMS.replace('range = [1, 10] }', 'range = [1, 10] }\nn = { description = "n", range = '
+                                       '[1, 100], integer = true }\nj = { description = "j", range = [1, 100], '
+                                       'integer = true }') + PREMISE)
+    proved = {"MoeTheory.choose_le_pow": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"}
+    other = {"MoeTheory.choose_le_pow": "∀ (n k : Nat), MoeTheory.choose n k ≤ k ^ n"}
+    cache = OutcomeCache(tmp_path / "cache")
+    assert [v.verdict for v in audit([path], proved, budget=BUDGET, cache=cache).verdicts] == ["holds", "holds"]
+    cache = OutcomeCache(tmp_path / "cache")
+    got = audit([path], other, budget=BUDGET, cache=cache)
+    assert cache.hits == 1 and [v.verdict for v in got.verdicts] == ["holds", "fails"]
+    assert audit([path], other, budget=BUDGET).verdicts[1].verdict == "fails"  # what a fresh evaluation says
