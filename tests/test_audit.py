@@ -226,8 +226,8 @@ def test_readme_worked_example(tmp_path):
     block = text.split("Save this as\n`paper_checks/example-fictional.toml`:")[1].split("```toml")[1].split("```")[0]
     path = tmp_path / "example-fictional.toml"
     path.write_text(block)
-    cf = load_claims_file(path)
-    verdicts = {c.id: evaluate(cf, c) for c in cf.claims}
+    result = audit([path], None)  # every claim in one batch of workers, as `moe-theory audit` runs them
+    verdicts = {v.claim.id: v for v in result.verdicts}
     assert {k: v.verdict for k, v in verdicts.items()} == {"N-exponent": "undetermined", "D-exponent": "fails",
                                                           "data-outgrows-model": "holds"}
     n = verdicts["N-exponent"]
@@ -236,7 +236,7 @@ def test_readme_worked_example(tmp_path):
     assert verdicts["D-exponent"].rounding.status == "robust"
     # the terminal output the README shows is the real one
     shown = text.split("for `D*`, and bounds them over every admissible")[1].split("```\n")[1].split("```")[0]
-    table = terminal_table(audit([path], None), width=110).splitlines()
+    table = terminal_table(result, width=110).splitlines()
     for line in shown.splitlines():
         assert line in table, line
     # exact constants: the exponent is 0.4545 exactly, which does not print as 0.46

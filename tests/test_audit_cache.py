@@ -185,7 +185,7 @@ claimed = "1"
 at = { j = 100000000 }
 """)
     cache = OutcomeCache(tmp_path / "cache")
-    result = audit([path], None, budget=Budget(cpu_seconds=2, memory_mb=512), cache=cache)
+    result = audit([path], None, budget=Budget(cpu_seconds=1, memory_mb=512), cache=cache)
     assert [v.verdict for v in result.verdicts] == ["holds", "inconclusive"]
     assert len(list((tmp_path / "cache").glob("*.json"))) == 1  # only `same`
 

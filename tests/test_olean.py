@@ -577,12 +577,22 @@ def test_reader_on_compiled_file(cases_olean):
 
 @pytest.mark.lean
 def test_core_graph_cache_is_reused_and_equal(toolchain, cases_olean, cases_audit, core_cache):
+    # `cases_audit` read the core library (its cache folder was empty) and wrote the cache: a reuse must give the
+    # same audit as that fresh read, and leave the cache as it was
     (cache,) = core_cache.iterdir()
     first = cache.read_bytes()
     again = audit_oleans([cases_olean], [toolchain.lib], cache_dir=core_cache)
     assert cache.read_bytes() == first and again.to_json() == cases_audit.to_json()
-    fresh = audit_oleans([cases_olean], [toolchain.lib])  # no cache: the core library is read again
-    assert fresh.to_json() == cases_audit.to_json()
-    cache.write_bytes(b"garbage")  # a damaged cache is rebuilt, not trusted
-    assert len(core_graph(["Init"], [toolchain.lib], cache_dir=core_cache)) > 40000
-    assert cache.read_bytes() == first
+
+
+@pytest.mark.lean
+def test_a_damaged_core_graph_cache_is_rebuilt_not_trusted(toolchain, tmp_path):
+    if toolchain.kind != "wasm":
+        pytest.skip("the .olean reader reads the registry (wasm32) toolchain's files")
+    built = core_graph(["Init.Prelude"], [toolchain.lib], cache_dir=tmp_path)  # a small closure: quick to read
+    (cache,) = tmp_path.iterdir()
+    first = cache.read_bytes()
+    assert len(built) > 1000
+    cache.write_bytes(b"garbage")
+    again = core_graph(["Init.Prelude"], [toolchain.lib], cache_dir=tmp_path)
+    assert cache.read_bytes() == first and len(again) == len(built)

@@ -8,7 +8,7 @@ import pytest
 
 from pysym.schemas import FORMATS, load_schema, schema_path
 
-from conftest import USER_LEMMA, moe
+from conftest import moe
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -97,16 +97,16 @@ def test_audit_json_follows_its_schema(tmp_path):
 def test_lean_check_json_follows_its_schema(real_check, tmp_path):
     result, build = real_check
     validate(dict(result.to_json(), seconds=result.seconds, cached=result.cached), "lean-check")
-    (tmp_path / "MyLemma.lean").write_text(USER_LEMMA)
-    (tmp_path / "Bad.lean").write_text("import MoeTheory.Choose\naxiom cheat : False\n")
-    out = moe(tmp_path, "-q", "lean", "check", "MyLemma.lean", "--json")  # on the cached base
+    # the CLI on the same user's file with the fixture's build folder: the fixture's result, from the cache
+    out = moe(result.user_dir, "-q", "--out", str(build), "lean", "check", "UserLemma.lean", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     validate(data, "lean-check")
-    assert (data["format"], data["format_version"]) == FORMATS["lean-check"] and data["ok"]
-    check = json.loads((tmp_path / "build" / "lean" / "check.json").read_text())
+    assert (data["format"], data["format_version"]) == FORMATS["lean-check"] and data["ok"] and data["cached"]
+    check = json.loads((build / "lean" / "check.json").read_text())
     validate(check, "lean-check")
     assert "statements" not in check and check["modules"] == data["modules"]
+    (tmp_path / "Bad.lean").write_text("import MoeTheory.Choose\naxiom cheat : False\n")
     refused = moe(tmp_path, "-q", "lean", "check", "Bad.lean", "--json")  # the gate refuses: no Lean run
     assert refused.returncode == 1
     data = json.loads(refused.stdout)
