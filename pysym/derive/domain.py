@@ -233,8 +233,21 @@ class Scope:
         return prove.prove_positive(self.plain(expr), self.order)
 
     def prove_nonzero(self, expr) -> prove.Proof:
-        p = self.prove_positive(expr)
-        return p if p.ok else self.prove_positive(-expr)
+        """Prove ``expr > 0`` or ``expr < 0``; the sign ``expr`` has at a sampled
+        point is tried first (the sample only orders the two attempts: a
+        failed attempt at the wrong sign costs the prover's every fallback)."""
+        first = -expr if self._negative_at_a_sample(expr) else expr
+        p = self.prove_positive(first)
+        return p if p.ok else self.prove_positive(-first)
+
+    def _negative_at_a_sample(self, expr) -> bool:
+        try:
+            for point in self.domain().sample(n=4)[-1:]:  # past the first corners, where expr may vanish
+                value = sp.sympify(expr).xreplace({s: sp.Float(v, 30) for s, v in point.items()}).evalf(30)
+                return bool(value.is_real and value.is_number and value < 0)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+            pass
+        return False
 
     def smooth(self, expr) -> list[str]:
         """Why ``expr`` might fail to be smooth (infinitely differentiable) on
