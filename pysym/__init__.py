@@ -14,6 +14,8 @@ The package is organised by concern:
 - :mod:`pysym.cli` -- the ``moe-theory`` command.
 """
 
+from pysym import _sources  # noqa: F401  (the sources' fingerprint, taken before any other module is read)
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__"]

@@ -104,24 +104,57 @@ def _edited(path, tmp_path):
     return load_claims_file(edited, "paper_checks/toy.toml")
 
 
-def test_the_code_digest_covers_every_module_of_the_package_and_the_versions(tmp_path):
+def test_the_code_digest_covers_every_module_of_the_package(tmp_path):
     import shutil
     from pathlib import Path
 
     import pysym
+    from pysym import _sources
 
     copy = tmp_path / "pysym"
     shutil.copytree(Path(pysym.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    versions = ("3.11", "1.13", "1.3", "0.6")
-    digest = cache_module.package_digest(copy, versions)
-    assert digest == cache_module.package_digest(copy, versions)
-    assert cache_module.package_digest(copy, ("3.11", "1.14", "1.3", "0.6")) != digest  # another SymPy
+    digest = _sources.sources_digest(copy)
+    assert digest == _sources.sources_digest(copy) == _sources.AT_IMPORT  # the copy is the code running here
     prove = copy / "derive" / "prove.py"  # a verdict depends on the sign prover as much as on pysym.audit
     prove.write_text(prove.read_text() + "\n# an edit\n")
-    assert cache_module.package_digest(copy, versions) != digest
+    edited = _sources.sources_digest(copy)
+    assert edited != digest
     (copy / "audit" / "kinds" / "extra.py").write_text("")  # a new module
-    edited = cache_module.package_digest(copy, versions)
-    assert edited not in (digest, cache_module.package_digest(copy.parent / "missing", versions))
+    assert _sources.sources_digest(copy) not in (digest, edited)
+
+
+def test_a_library_patched_under_the_same_version_is_another_library(tmp_path, monkeypatch):
+    lib = tmp_path / "lib"
+    (lib / "sub").mkdir(parents=True)
+    (lib / "core.py").write_text("def factor(f):\n    return f.factor()\n")
+    (lib / "sub" / "x.py").write_text("")
+    first = cache_module.tree_fingerprint(lib)
+    assert cache_module.tree_fingerprint(lib) == first
+    (lib / "core.py").write_text("def factor(f):\n    return f\n")  # shorter: another size
+    second = cache_module.tree_fingerprint(lib)
+    import os
+
+    os.utime(lib / "sub" / "x.py", ns=(1, 1))  # same size, another modification time
+    assert len({first, second, cache_module.tree_fingerprint(lib)}) == 3
+    # the libraries' environment variables are part of the code too
+    base = cache_module.current_code_digest()
+    monkeypatch.setenv("SYMPY_GROUND_TYPES", "python")
+    assert cache_module.current_code_digest() != base
+    assert set(cache_module.LIBRARIES) >= {"sympy", "mpmath", "flint", "numpy"}
+
+
+def test_nothing_is_stored_when_the_code_changes_during_the_audit(claims, tmp_path, monkeypatch):
+    from pysym import _sources
+
+    cache = OutcomeCache(tmp_path / "cache")
+    real = _sources.sources_digest
+    monkeypatch.setattr(_sources, "sources_digest", lambda *a: "0" * 64)  # a file saved while the claims ran
+    result = audit([claims], None, budget=BUDGET, cache=cache)
+    assert [v.verdict for v in result.verdicts] == ["holds", "fails"]
+    assert not list((tmp_path / "cache").glob("*.json"))
+    monkeypatch.setattr(_sources, "sources_digest", real)
+    audit([claims], None, budget=BUDGET, cache=cache)
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 2
 
 
 def test_a_claimsfile_not_read_from_text_is_never_cached(tmp_path):
@@ -152,15 +185,19 @@ def test_a_damaged_entry_is_a_miss_and_is_replaced(claims, tmp_path, damage):
     assert OutcomeCache(tmp_path / "cache").get(again.key(fresh.files[0], fresh.files[0].claims[0], None, BUDGET))
 
 
-def test_an_outcome_reached_after_a_stopped_step_is_not_stored(claims, tmp_path, monkeypatch):
+@pytest.mark.parametrize("limit", ["cpu_limit", "prover budget"])
+def test_an_outcome_reached_after_a_stopped_step_is_not_stored(claims, tmp_path, monkeypatch, limit):
+    # both CPU-time limits: the audit's per-step `cpu_limit` and the provers' own budget (which a prover turns
+    # into "no proof", so the claim still gets an outcome)
     import pysym.audit.engine as engine
+    from pysym.derive.budget import OutOfTime, budget
 
     def slow_step(cf, claim, statements=None):
         try:
-            with cpu_limit(0.05):
+            with (cpu_limit(0.05) if limit == "cpu_limit" else budget(0.05)):
                 while True:
                     pass
-        except CPUTimeout:
+        except (CPUTimeout, OutOfTime):
             return Outcome("inconclusive", "a step ran out of its CPU time", {"method": "test"})
 
     monkeypatch.setattr(engine, "_evaluate", slow_step)

@@ -43,6 +43,8 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from pysym.derive import budget as derive_budget
+
 __all__ = ["Budget", "DEFAULT_BUDGET", "Exhausted", "CPUTimeout", "run_budgeted", "run_many", "cpu_limit",
            "steps_stopped", "WORKERS"]
 
@@ -247,17 +249,18 @@ def run_budgeted(fn, budget: Budget | None):
 # --------------------------------------------------------------------------- CPU-time limit for one step
 
 _deadlines: list[float] = []
-_stopped = [0]  # steps stopped by cpu_limit in this process (see steps_stopped)
 
 
 def steps_stopped() -> int:
-    """How many steps :func:`cpu_limit` has stopped in this process so far: an
-    outcome reached after a stopped step depends on the machine's speed."""
-    return _stopped[0]
+    """How many steps a CPU-time limit has stopped in this process so far, this
+    module's :func:`cpu_limit` and the provers' budgets
+    (:func:`pysym.derive.budget.stops`) alike: an outcome reached after a
+    stopped step depends on the machine's speed."""
+    return derive_budget.stops()
 
 
 def _on_timer(signum, frame):
-    _stopped[0] += 1
+    derive_budget.note_stop()
     raise CPUTimeout()
 
 

@@ -1,16 +1,19 @@
 """Audit outcomes cached by everything a verdict depends on.
 
 A claim's outcome is a function of the claims file's text (and the name it
-is shown under), the claim's place in it, the Lean statements it may read,
-the budget, the auditor's own code (every module of :mod:`pysym`) and the
-versions of Python, SymPy, mpmath and python-flint.  The key of an entry
-hashes all of them, so a hit returns exactly what evaluating the claim again
-would compute; changing any one of them is a miss.
+is shown under), the claim's place in it, the Lean statements it reads
+(``premise`` claims only), the budget, the auditor's own code (every module of
+:mod:`pysym`, as it was when imported), Python, and the libraries SymPy,
+mpmath, python-flint and NumPy (their files and environment variables).  The
+key of an entry hashes all of them, so a hit returns what evaluating the claim
+again would compute; changing any one of them is a miss.
 
 Only outcomes the evaluator reached on its own are stored.  A claim that ran
-out of its budget, raised, died, or had a step stopped by its CPU-time limit
-(:func:`pysym.audit.budget.cpu_limit`: how far a step gets before that limit
-depends on the machine's speed) is evaluated afresh every time.
+out of its budget, raised or died, or one where any CPU-time limit stopped a
+step (:func:`pysym.audit.budget.cpu_limit`, or a prover's own budget,
+:mod:`pysym.derive.budget`: how far a step gets before its limit depends on the
+machine's speed), is evaluated afresh every time; and nothing is stored when
+:mod:`pysym`'s files changed while the audit ran.
 
 An entry that cannot be read, does not parse, or does not name its own key
 is a miss, never an error; entries are written atomically
@@ -47,27 +50,68 @@ KEEP = 4000  # entries kept (about 2 KB each)
 FORMAT = "moe-theory-audit-outcome/1"
 
 
+# the libraries a verdict is computed with (each fingerprinted by its files), and the environment variables
+# that change how they compute
+LIBRARIES = ("sympy", "mpmath", "flint", "numpy")
+ENVIRONMENT = ("SYMPY_", "MPMATH_", "MPMATH")
+
+
 @functools.lru_cache(maxsize=1)
 def code_digest() -> str:
-    """A hash of every module of the installed :mod:`pysym` package and of the
-    versions of Python and of the libraries the verdicts are computed with."""
-    import flint
-    import mpmath
-    import sympy
+    """What the code of an outcome is: :mod:`pysym`'s sources as they were when
+    it was imported (:data:`pysym._sources.AT_IMPORT`), Python's version, the
+    libraries (:func:`libraries_fingerprint`) and their environment variables."""
+    from pysym import _sources
 
-    import pysym
-
-    versions = (sys.version, sympy.__version__, mpmath.__version__, getattr(flint, "__version__", "?"))
-    return package_digest(Path(pysym.__file__).resolve().parent, versions)
+    return _combine(_sources.AT_IMPORT)
 
 
-def package_digest(package: Path, versions) -> str:
-    """A hash of every ``*.py`` file under ``package`` (path and bytes) and of ``versions``."""
+def current_code_digest() -> str:
+    """:func:`code_digest` from the files as they are now (not cached)."""
+    from pysym import _sources
+
+    return _combine(_sources.sources_digest())
+
+
+def _combine(sources: str) -> str:
     h = hashlib.sha256(FORMAT.encode())
-    for v in versions:
-        h.update(b"\0" + str(v).encode())
-    for path in sorted(package.rglob("*.py")):
-        h.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
+    for part in (sys.version, sys.executable, sources, libraries_fingerprint(), json.dumps(env)):
+        h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def libraries_fingerprint() -> str:
+    """Each library of :data:`LIBRARIES`: its version and every file of its
+    package (path, size, modification time), so a patched copy that keeps the
+    version number is a different library."""
+    import importlib
+
+    h = hashlib.sha256()
+    for name in LIBRARIES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            h.update(f"\0{name}: not installed".encode())
+            continue
+        h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
+        h.update(tree_fingerprint(Path(module.__file__).resolve().parent).encode())
+    return h.hexdigest()
+
+
+def tree_fingerprint(root: Path) -> str:
+    """A hash of the relative path, size and modification time of every file under ``root``."""
+    h = hashlib.sha256()
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            rel = os.path.relpath(path, root)
+            h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
@@ -112,6 +156,12 @@ class OutcomeCache:
             pass
         self.hits += 1
         return outcome
+
+    def code_unchanged(self) -> bool:
+        """Whether the code is still what the keys name (checked after an
+        evaluation, before its outcomes are stored: a file saved while the
+        audit ran means the outcomes may come from other code)."""
+        return current_code_digest() == code_digest()
 
     def put(self, key: str, outcome: Outcome) -> None:
         rounding = None if outcome.rounding is None else dataclasses.asdict(outcome.rounding)

@@ -53,7 +53,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["OutOfTime", "budget", "active", "remaining"]
+__all__ = ["OutOfTime", "budget", "active", "remaining", "stops", "note_stop"]
 
 _TIMER = getattr(signal, "ITIMER_PROF", None)
 _SIGNAL = getattr(signal, "SIGPROF", None)
@@ -75,6 +75,19 @@ class _Budget:
 
 _stack: list[_Budget] = []  # active budgets, outermost first
 _saved_handler = None
+_stops = [0]
+
+
+def stops() -> int:
+    """How many times a CPU-time limit has stopped work in this process: these
+    budgets and :func:`pysym.audit.budget.cpu_limit` (which calls
+    :func:`note_stop`).  Whatever is computed after a stop depends on the
+    machine's speed (a faster machine might have finished the stopped work)."""
+    return _stops[0]
+
+
+def note_stop() -> None:
+    _stops[0] += 1
 
 
 def _usable() -> bool:
@@ -103,6 +116,7 @@ def _expired(signum, frame):
     for b in _stack:  # the outermost expired budget is the one that ran out
         if b.deadline <= now + 0.001:
             signal.setitimer(_TIMER, 0.001)  # any enclosing handler gets its turn, too
+            note_stop()
             raise OutOfTime(b.seconds)
     if _stack:  # the timer ran slightly ahead of process_time: wait for the rest
         _arm()
