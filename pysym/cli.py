@@ -252,7 +252,8 @@ def _workspace(args):
     return resolve_workspace(getattr(args, "project", None), getattr(args, "out", None))
 
 
-def _report_check(result, *, stream=sys.stdout) -> None:
+def _report_check(result, *, stream=None) -> None:
+    stream = stream or sys.stdout  # looked up at the call: sys.stdout may have been replaced since import
     for p in result.problems:
         print(p, file=stream)
     for w in result.warnings:

@@ -9,9 +9,14 @@ miniature project.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
+import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -31,10 +36,71 @@ def write_project(root: Path, modules: dict[str, str]) -> Path:
     return root
 
 
-def moe(cwd: Path, *args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
-    """`moe-theory ARGS` run from ``cwd`` (this checkout's package), output captured."""
-    return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
+def moe(cwd: Path, *args: str, timeout: float = 1800, fresh: bool = False) -> subprocess.CompletedProcess:
+    """`moe-theory ARGS` run from ``cwd`` (this checkout's package), output captured.
+
+    By default the command runs in a forked copy of this process: the same as
+    ``python -m pysym ARGS`` (its own process, working directory, standard
+    streams and exit status, a traceback and exit 1 for an uncaught
+    exception) without starting an interpreter and importing SymPy again,
+    which costs about a second per call.  ``fresh=True`` starts a new
+    interpreter (``test_entry_point_is_a_fresh_interpreter`` keeps that path
+    tested)."""
+    if fresh or not hasattr(os, "fork"):
+        # os.environ, as the forked copy sees it (a library may have set variables such as COLUMNS beside it)
+        return subprocess.run([sys.executable, "-m", "pysym", *args], cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout, env=dict(os.environ))
+    return _forked_cli(list(args), Path(cwd), timeout)
+
+
+def _forked_cli(argv: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 1
+            try:
+                os.chdir(cwd)
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                sys.stdin = open(0, closefd=False)
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+                sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL)
+                from pysym.cli import main
+
+                code = main(argv)  # what `python -m pysym` does: raise SystemExit(main())
+            except SystemExit as exc:
+                if exc.code is None or isinstance(exc.code, int):
+                    code = exc.code or 0
+                else:
+                    print(exc.code, file=sys.stderr)
+            except BaseException:  # as the interpreter would: the traceback on stderr, exit 1
+                traceback.print_exc()
+                code = 1
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except Exception:
+                        pass
+                os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
+        deadline = time.monotonic() + timeout
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise subprocess.TimeoutExpired(["moe-theory", *argv], timeout)
+            time.sleep(0.005)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(["moe-theory", *argv], os.waitstatus_to_exitcode(status),
+                                           out.read().decode("utf-8"), err.read().decode("utf-8"))
 
 
 # a claims file that audits cleanly: one identity that holds

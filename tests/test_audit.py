@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from pysym.audit.engine import evaluate
 from pysym.audit.schema import AuditInputError
 
 from conftest import ROOT, write_project
+from conftest import moe as run_moe
 
 HEADER = """
 [paper]
@@ -149,8 +148,7 @@ def moe(tmp_path, *args):
     project = tmp_path / "project"
     if not project.exists():
         write_project(project, {"MoeTheory.A": "theorem a : True := trivial\n"})
-    return subprocess.run([sys.executable, "-m", "pysym", "--project", str(project), *args],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    return run_moe(tmp_path, "--project", str(project), *args, timeout=900)
 
 
 def test_malformed_toml_reports_file_line_and_column(tmp_path):

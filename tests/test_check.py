@@ -2,7 +2,6 @@
 
 import json
 import subprocess
-import sys
 
 import pytest
 
@@ -14,13 +13,13 @@ from pysym.lean.statements import extract_statements, resolve_names
 from pysym.progress import Progress
 
 from conftest import ROOT, write_project
+from conftest import moe as run_moe
 
 QUIET = Progress(quiet=True)
 
 
 def moe(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "pysym", *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, timeout=3600)
+    return run_moe(cwd or ROOT, *args, timeout=3600)
 
 
 BROKEN = {

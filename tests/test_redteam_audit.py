@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from pysym.audit import audit, exit_code, load_claims_file
 from pysym.audit.engine import evaluate
 from pysym.audit.schema import AuditInputError
 
+from conftest import moe as run_moe
 from conftest import write_project
 
 HEADER = """
@@ -86,8 +85,7 @@ def moe(tmp_path: Path, *args):
     project = tmp_path / "project"
     if not project.exists():
         write_project(project, {"MoeTheory.A": "theorem a : True := trivial\n"})
-    return subprocess.run([sys.executable, "-m", "pysym", "--project", str(project), *args],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    return run_moe(tmp_path, "--project", str(project), *args, timeout=900)
 
 
 # --------------------------------------------------------------------------- claimed_coefficient

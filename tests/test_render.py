@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -114,27 +113,11 @@ def test_render_all_layout(rendered, reports, project):
     assert not [p for p in build.rglob("*.tmp")], "temporary files left behind"
 
 
-def test_rendering_is_deterministic_across_processes(rendered, project, statements_json, tmp_path):
-    """A fresh process (other hash seed) verifies and renders everything again: same bytes."""
-    out = tmp_path / "build"
-    script = (
-        "import sys; from pathlib import Path\n"
-        "from pysym.derive.run import load_statements, run\n"
-        "import json\n"
-        "from pysym.lean.check import CheckResult\n"
-        "from pysym.render import render_all\n"
-        "from pysym.render.leanlib import library\n"
-        "st = load_statements(Path(sys.argv[1]))\n"
-        "data = json.loads((Path(sys.argv[1]) / 'lean' / 'statements.json').read_text())\n"
-        "lib = library(Path(sys.argv[3]), CheckResult(True, [], 0, 0, [], [], data['statements'], '', 0.0))\n"
-        "render_all(run(None, st), Path(sys.argv[2]), statements=st, extra_inputs=['../audit/report.tex'],\n"
-        "           library=lib)\n"
-    )
-    env = dict(os.environ, PYTHONHASHSEED="12345")
-    proc = subprocess.run([sys.executable, "-c", script, str(statements_json.parent.parent), str(out), str(ROOT)],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    first, second = _files(project / "build"), _files(out)
+@pytest.mark.notebook
+def test_rendering_is_deterministic_across_processes(rendered, project, kernel_run):
+    """Another process (the notebooks' kernel, hash seed 12345) verified every
+    derivation (running its notebook) and rendered them all again: same bytes."""
+    first, second = _files(project / "build"), _files(kernel_run["rendered"])
     assert sorted(first) == sorted(second)
     different = [name for name in first if first[name] != second[name]]
     assert not different, f"not byte-identical: {different}"
@@ -348,22 +331,66 @@ def test_notebook_steps(rendered, reports):
     assert 'report.result("choose")' in sources[step + 1]
 
 
-def _execute(path: Path):
+NOTEBOOKS = ["zhao_theorem1", "routing_term", "zhao_remark3", "zhao_optimal_k", "mayaki_scaling",
+             "comprehensive_law", "compute_optimal"]
+
+# run in the kernel after every notebook: keep the report it verified (`%reset -f` clears the names, not builtins)
+_KEEP = "import builtins; builtins.__dict__.setdefault('_moe_reports', []).append(report)"
+
+# run in the kernel at the end: render the kept reports as `rendered` does in this process
+_RENDER = """\
+import builtins, json
+from pathlib import Path
+from pysym.derive.run import load_statements
+from pysym.lean.check import CheckResult
+from pysym.render import render_all
+from pysym.render.leanlib import library
+st = load_statements(Path({statements!r}))
+data = json.loads((Path({statements!r}) / "lean" / "statements.json").read_text())
+lib = library(Path({root!r}), CheckResult(True, [], 0, 0, [], [], data["statements"], "", 0.0))
+render_all(builtins._moe_reports, Path({out!r}), statements=st, extra_inputs=["../audit/report.tex"], library=lib)
+"""
+
+
+@pytest.fixture(scope="session")
+def kernel_run(rendered, project, statements_json, tmp_path_factory):
+    """Every notebook executed, in order, in one Jupyter kernel started in the
+    notebooks' folder (another process, with the hash seed 12345; one kernel,
+    as starting one costs a second or two), each after ``%reset -f`` so that
+    none sees the names another defined; then, in that kernel, the reports the
+    notebooks verified rendered again into another folder.  Returns
+    ``{"notebooks": {name: executed notebook}, "rendered": that folder}``."""
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    return nb
+    folder = project / "build" / "notebooks"
+    assert sorted(NOTEBOOKS) == sorted(p.stem for p in rendered["notebooks"])  # every notebook is executed
+    out = tmp_path_factory.mktemp("kernel") / "build"
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(cwd=str(folder), env=dict(os.environ, PYTHONHASHSEED="12345"))
+    try:
+        executed = {}
+        for name in NOTEBOOKS:
+            nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+            nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
+            nb.cells.append(nbformat.v4.new_code_cell(_KEEP))
+            NotebookClient(nb, km=km, timeout=300, kernel_name="python3").execute()
+            nb.cells = nb.cells[1:-1]
+            executed[name] = nb
+        last = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+            _RENDER.format(statements=str(statements_json.parent.parent), root=str(ROOT), out=str(out)))])
+        NotebookClient(last, km=km, timeout=600, kernel_name="python3").execute()
+    finally:
+        km.shutdown_kernel(now=True)
+    return {"notebooks": executed, "rendered": out}
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("name", ["zhao_theorem1", "routing_term", "zhao_remark3", "zhao_optimal_k",
-                                  "mayaki_scaling", "comprehensive_law", "compute_optimal"])
-def test_notebook_executes(rendered, project, name):
-    pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    nb = _execute(project / "build" / "notebooks" / f"{name}.ipynb")
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_executes(kernel_run, name):
+    nb = kernel_run["notebooks"][name]
     last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert f"steps of {name} verify" in last
     claims = [c for c in nb.cells if c.cell_type == "code" and "report.result(" in c.source]

@@ -79,3 +79,16 @@ def test_no_claims_files_is_a_clear_error(tmp_path):
     assert "paper_checks has no *.toml" in out.stderr and "moe-theory init" in out.stderr
     out = moe(tmp_path, "lean", "check", "Missing.lean")
     assert out.returncode == 2 and "Missing.lean: no such file or folder" in out.stderr
+
+
+def test_entry_point_is_a_fresh_interpreter(tmp_path):
+    # the tests run `moe-theory` in a forked copy of the test process (conftest.moe); here the real entry point,
+    # `python -m pysym` in a new interpreter, gives the same output and exit status for a good and a bad input
+    (tmp_path / "paper_checks").mkdir()
+    (tmp_path / "paper_checks" / "toy.toml").write_text(TOY_CLAIMS)
+    (tmp_path / "bad.toml").write_text("[paper\n")
+    for args in (("audit", "--no-cache"), ("audit", "--no-cache", "bad.toml"), ("no-such-command",)):
+        fresh, forked = moe(tmp_path, *args, fresh=True), moe(tmp_path, *args)
+        assert (forked.returncode, forked.stdout, forked.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+        assert "Traceback" not in fresh.stderr
+    assert [moe(tmp_path, *a, fresh=True).returncode for a in (("audit",), ("audit", "bad.toml"))] == [0, 2]
