@@ -1,8 +1,8 @@
 """Running derivations: load the Lean statements, build, verify.
 
 >>> from pysym.derive.run import run
->>> [r.derivation.name for r in run(["compute_optimal"], statements={})]
-['compute_optimal']
+>>> [r.derivation.name for r in run(["routing_term"], statements={})]
+['routing_term']
 """
 
 from __future__ import annotations
