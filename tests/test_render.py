@@ -3,8 +3,9 @@
 The derivations are verified once per session against the Lean statements:
 ``build/lean/statements.json`` when it exists, else from a real Lean check
 (the ``real_check`` fixture; slow).  Tests marked ``notebook`` execute the
-generated notebooks with nbclient (a few seconds each); select or skip them
-with ``-m notebook`` / ``-m "not notebook"``.  Tests needing pdflatex are
+generated notebooks with nbclient, one after another in one kernel (a few
+seconds each), and compare what that kernel renders with this process's
+rendering; select or skip them with ``-m notebook`` / ``-m "not notebook"``.  Tests needing pdflatex are
 skipped, saying so, only when it is not installed.
 """
 
