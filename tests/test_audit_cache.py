@@ -133,14 +133,58 @@ def test_a_library_patched_under_the_same_version_is_another_library(tmp_path, m
     (lib / "core.py").write_text("def factor(f):\n    return f\n")  # shorter: another size
     second = cache_module.tree_fingerprint(lib)
     import os
+    import shutil
 
     os.utime(lib / "sub" / "x.py", ns=(1, 1))  # same size, another modification time
-    assert len({first, second, cache_module.tree_fingerprint(lib)}) == 3
+    third = cache_module.tree_fingerprint(lib)
+    # the same size and modification time, as `cp -a` and `touch -r` keep them: another file all the same
+    st = os.stat(lib / "core.py")
+    (lib / "core.py").write_text("def factor(f):\n    return g\n")
+    os.utime(lib / "core.py", ns=(st.st_atime_ns, st.st_mtime_ns))
+    fourth = cache_module.tree_fingerprint(lib)
+    shutil.copytree(lib, tmp_path / "copy", copy_function=shutil.copy2)  # a copy elsewhere, times kept
+    assert len({first, second, third, fourth, cache_module.tree_fingerprint(tmp_path / "copy")}) == 5
     # the libraries' environment variables are part of the code too
     base = cache_module.current_code_digest()
-    monkeypatch.setenv("SYMPY_GROUND_TYPES", "python")
-    assert cache_module.current_code_digest() != base
+    for name, value in (("SYMPY_GROUND_TYPES", "python"), ("NPY_DISABLE_CPU_FEATURES", "AVX512F"),
+                        ("PYTHONINTMAXSTRDIGITS", "640")):
+        monkeypatch.setenv(name, value)
+        assert cache_module.current_code_digest() != base, name
+        monkeypatch.delenv(name)
+    assert cache_module.current_code_digest() == base
     assert set(cache_module.LIBRARIES) >= {"sympy", "mpmath", "flint", "numpy"}
+
+
+def test_bytecode_of_an_edit_of_the_same_size_and_time_never_runs(tmp_path, monkeypatch):
+    # Python's own loader trusts bytecode whose recorded size and modification time (whole seconds) match the
+    # source; the package's modules are loaded by a loader whose bytecode records a hash of the text instead
+    import importlib.machinery
+    import importlib.util
+    import os
+    import sys
+
+    from pysym._sources import ContentStampedLoader
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+    def run(loader_class, src):
+        loader = loader_class(src.stem, str(src))
+        module = importlib.util.module_from_spec(importlib.util.spec_from_loader(src.stem, loader))
+        loader.exec_module(module)
+        return module.VALUE
+
+    for loader_class, after_edit in ((importlib.machinery.SourceFileLoader, 1), (ContentStampedLoader, 2)):
+        monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / loader_class.__name__))
+        src = tmp_path / f"m_{loader_class.__name__}.py"
+        src.write_text("VALUE = 1\n")
+        assert run(loader_class, src) == 1  # compiled, bytecode written
+        st = os.stat(src)
+        src.write_text("VALUE = 2\n")  # the same size ...
+        os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))  # ... and modification time
+        assert run(loader_class, src) == after_edit, loader_class.__name__  # 1: the old bytecode ran
+    import pysym.audit.engine
+
+    assert isinstance(pysym.audit.engine.__spec__.loader, ContentStampedLoader)
 
 
 def test_nothing_is_stored_when_the_code_changes_during_the_audit(claims, tmp_path, monkeypatch):

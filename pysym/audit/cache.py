@@ -6,7 +6,9 @@ is shown under), the claim's place in it, the Lean statements it reads
 :mod:`pysym`, as it was when imported), Python, and the libraries SymPy,
 mpmath, python-flint and NumPy (their files and environment variables).  The
 key of an entry hashes all of them, so a hit returns what evaluating the claim
-again would compute; changing any one of them is a miss.
+again would compute; changing any one of them is a miss.  (The package's
+modules are loaded only from the sources that were hashed:
+:mod:`pysym._sources`.)
 
 Only outcomes the evaluator reached on its own are stored.  A claim that ran
 out of its budget, raised or died, or one where any CPU-time limit stopped a
@@ -53,7 +55,7 @@ FORMAT = "moe-theory-audit-outcome/1"
 # the libraries a verdict is computed with (each fingerprinted by its files), and the environment variables
 # that change how they compute
 LIBRARIES = ("sympy", "mpmath", "flint", "numpy")
-ENVIRONMENT = ("SYMPY_", "MPMATH_", "MPMATH")
+ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS")
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,9 +78,23 @@ def current_code_digest() -> str:
 def _combine(sources: str) -> str:
     h = hashlib.sha256(FORMAT.encode())
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
-    for part in (sys.version, sys.executable, sources, libraries_fingerprint(), json.dumps(env)):
+    interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
+                  f"int_max_str_digits={sys.get_int_max_str_digits()}"
+    for part in (interpreter, sources, libraries_fingerprint(), _numpy_dispatch(), json.dumps(env)):
         h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+def _numpy_dispatch() -> str:
+    """The CPU features NumPy dispatches to (they change the last bits of its ``exp`` or ``log``)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        try:
+            from numpy.core._multiarray_umath import __cpu_features__ as features
+        except ImportError:
+            return "unknown"
+    return ",".join(sorted(k for k, v in features.items() if v))
 
 
 def libraries_fingerprint() -> str:
@@ -100,8 +116,12 @@ def libraries_fingerprint() -> str:
 
 
 def tree_fingerprint(root: Path) -> str:
-    """A hash of the relative path, size and modification time of every file under ``root``."""
-    h = hashlib.sha256()
+    """A hash of where ``root`` is and, for every file under it, its relative
+    path, size, inode, modification and status-change times.  A copy, or a
+    file written again, differs in its inode or its status-change time, which
+    no tool can set back (``cp -a`` and ``touch -r`` keep only the
+    modification time)."""
+    h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
@@ -111,7 +131,8 @@ def tree_fingerprint(root: Path) -> str:
             except OSError:
                 continue
             rel = os.path.relpath(path, root)
-            h.update(f"\0{rel}\0{st.st_size}\0{st.st_mtime_ns}".encode("utf-8", "surrogateescape"))
+            h.update(f"\0{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+                     .encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
