@@ -473,10 +473,18 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def cases_olean(toolchain, tmp_path_factory):
-    """``AxiomCases.olean`` (and its parts), compiled once by the wasm Lean."""
+def wasm_toolchain(toolchain):
+    """The toolchain, when it is the registry (wasm32) build whose files the .olean reader reads; else the
+    test is skipped, saying so (a native toolchain writes 64-bit files)."""
     if toolchain.kind != "wasm":
         pytest.skip("the .olean reader reads the registry (wasm32) toolchain's files")
+    return toolchain
+
+
+@pytest.fixture(scope="module")
+def cases_olean(wasm_toolchain, tmp_path_factory):
+    """``AxiomCases.olean`` (and its parts), compiled once by the wasm Lean."""
+    toolchain = wasm_toolchain
     work = tmp_path_factory.mktemp("olean")
     src = work / "AxiomCases.lean"
     src.write_text(textwrap.dedent(CASES).lstrip())
@@ -586,9 +594,8 @@ def test_core_graph_cache_is_reused_and_equal(toolchain, cases_olean, cases_audi
 
 
 @pytest.mark.lean
-def test_a_damaged_core_graph_cache_is_rebuilt_not_trusted(toolchain, tmp_path):
-    if toolchain.kind != "wasm":
-        pytest.skip("the .olean reader reads the registry (wasm32) toolchain's files")
+def test_a_damaged_core_graph_cache_is_rebuilt_not_trusted(wasm_toolchain, tmp_path):
+    toolchain = wasm_toolchain
     built = core_graph(["Init.Prelude"], [toolchain.lib], cache_dir=tmp_path)  # a small closure: quick to read
     (cache,) = tmp_path.iterdir()
     first = cache.read_bytes()
