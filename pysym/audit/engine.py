@@ -115,7 +115,7 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     todo = [i for i, f in enumerate(found) if f is None]
     thunks = [lambda cf=pairs[i][0], claim=pairs[i][1]: _evaluate_counted(cf, claim, statements) for i in todo]
     weights = [_weight(pairs[i][1]) for i in todo]
-    done = run_many(thunks, budget, weights=weights)
+    done = run_many(thunks, budget, weights=weights) if thunks else []  # every outcome cached: no worker
     storable = cache is not None and todo and cache.code_unchanged()
     for i, (status, value) in zip(todo, done):
         if status == "ok":

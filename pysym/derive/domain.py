@@ -241,13 +241,17 @@ class Scope:
         return p if p.ok else self.prove_positive(-first)
 
     def _negative_at_a_sample(self, expr) -> bool:
+        """Whether ``expr`` is negative at one sampled point (past the first
+        corners, where it may vanish); False when that cannot be told.  Only an
+        ordering hint: any failure here just keeps the default order."""
         try:
-            for point in self.domain().sample(n=4)[-1:]:  # past the first corners, where expr may vanish
-                value = sp.sympify(expr).xreplace({s: sp.Float(v, 30) for s, v in point.items()}).evalf(30)
-                return bool(value.is_real and value.is_number and value < 0)
-        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
-            pass
-        return False
+            points = self.domain().sample(n=4)
+            if not points:
+                return False
+            value = sp.sympify(expr).xreplace({s: sp.Float(v, 30) for s, v in points[-1].items()}).evalf(30)
+            return bool(value.is_real and value.is_number and value < 0)
+        except Exception:  # noqa: BLE001 - a hint, never a verdict
+            return False
 
     def smooth(self, expr) -> list[str]:
         """Why ``expr`` might fail to be smooth (infinitely differentiable) on
