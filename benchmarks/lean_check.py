@@ -95,7 +95,8 @@ def main() -> int:
             _link_or_copy(tc.root / "lean" / name, view / "lean" / name)
         shipped = (view / "lean" / "lean.shipped.js").read_text(encoding="utf-8")
         v1 = view / "lean" / "glue-v1.js"
-        v1.write_text(glue.patch(shipped, pool_size=4, compact_exports=False, fast_linking=False), encoding="utf-8")
+        v1.write_text(glue.patch(shipped, pool_size=4, compact_exports=False, fast_linking=False, local_reads=False),
+                      encoding="utf-8")
         current = view / "lean" / "lean.js"
         current.write_text(glue.patch(shipped), encoding="utf-8")
         init = tmp / "BenchInit.lean"

@@ -20,8 +20,10 @@ Glue variants (all built from the installed ``lean.shipped.js`` with
 ``pool N + compact``
     the same with the compact export binding (item 4 of :mod:`pysym.lean.glue`);
 ``pool N + compact + linking``
-    all of the patch (items 1-5 of :mod:`pysym.lean.glue`).  The installed glue
-    (``PATCH_ID``) is ``pool POOL_SIZE + compact + linking``.
+    items 1-5 of :mod:`pysym.lean.glue`;
+``pool N + compact + linking + reads``
+    all of the patch (items 1-6: worker threads read files themselves).  The
+    installed glue (``PATCH_ID``) is ``pool POOL_SIZE + compact + linking + reads``.
 
 Workloads:
 
@@ -44,6 +46,7 @@ benchmark stops.
     .venv/bin/python benchmarks/lean_startup.py --file build/lean/work/MoeTheoryCheck.lean  # about 35
     .venv/bin/python benchmarks/lean_startup.py --repeats 5 --json /tmp/startup.json
     .venv/bin/python benchmarks/lean_startup.py --no-shipped --pools 1 --repeats 1
+    .venv/bin/python benchmarks/lean_startup.py --no-shipped --pools "" --full-pools 1 --reads-pools 1
     .venv/bin/python benchmarks/lean_startup.py --profile-only   # CPU profile of the installed glue
 
 ``--profile`` (or ``--profile-only``) also runs the installed glue once on ``init``
@@ -98,22 +101,24 @@ class Variant:
     pool: int | None  # None: the shipped glue
     compact: bool = False
     linking: bool = False
+    reads: bool = False
 
     @property
     def label(self) -> str:
         if self.pool is None:
             return "shipped"
-        return f"pool {self.pool}" + " + compact" * self.compact + " + linking" * self.linking
+        return (f"pool {self.pool}" + " + compact" * self.compact + " + linking" * self.linking
+                + " + reads" * self.reads)
 
     @property
     def filename(self) -> str:
         if self.pool is None:
             return "lean.shipped.js"
-        return f"bench-pool{self.pool}{'-compact' * self.compact}{'-linking' * self.linking}.js"
+        return f"bench-pool{self.pool}{'-compact' * self.compact}{'-linking' * self.linking}{'-reads' * self.reads}.js"
 
     @property
     def installed(self) -> bool:
-        return self.pool == glue.POOL_SIZE and self.compact and self.linking
+        return self.pool == glue.POOL_SIZE and self.compact and self.linking and self.reads
 
 
 @dataclass
@@ -123,11 +128,13 @@ class Measurement:
     rss_gb: list[float] = field(default_factory=list)
 
 
-def variants(pools: list[int], shipped: bool, compact_pools: list[int], full_pools: list[int]) -> list[Variant]:
+def variants(pools: list[int], shipped: bool, compact_pools: list[int], full_pools: list[int],
+             reads_pools: list[int] = ()) -> list[Variant]:
     out = [Variant(None)] if shipped else []
     out += [Variant(n) for n in pools]
     out += [Variant(n, compact=True) for n in compact_pools]
     out += [Variant(n, compact=True, linking=True) for n in full_pools]
+    out += [Variant(n, compact=True, linking=True, reads=True) for n in reads_pools]
     return out
 
 
@@ -278,7 +285,9 @@ def main() -> int:
     parser.add_argument("--pools", default="4,2,1,0", help="pool sizes without compaction (default 4,2,1,0)")
     parser.add_argument("--compact-pools", default="", help="pool sizes with compaction only (default none)")
     parser.add_argument("--full-pools", default="4,2,1,0",
-                        help="pool sizes with the whole patch (default 4,2,1,0)")
+                        help="pool sizes with items 1-5 of the patch (default 4,2,1,0)")
+    parser.add_argument("--reads-pools", default="1",
+                        help="pool sizes with the whole patch, items 1-6 (default 1)")
     parser.add_argument("--workloads", default="init,parallel", help="built-in workloads (default init,parallel)")
     parser.add_argument("--file", action="append", default=[], type=Path, help="also run Lean on this file")
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
@@ -290,7 +299,8 @@ def main() -> int:
         sys.exit("the registry toolchain is not installed: run `moe-theory lean install`")
     as_list = lambda s: [int(x) for x in s.split(",") if x.strip()]  # noqa: E731
     order = [] if args.profile_only else variants(as_list(args.pools), not args.no_shipped,
-                                                    as_list(args.compact_pools), as_list(args.full_pools))
+                                                    as_list(args.compact_pools), as_list(args.full_pools),
+                                                    as_list(args.reads_pools))
     workloads = [w for w in args.workloads.split(",") if w]
     before = _conditions()
     with tempfile.TemporaryDirectory(dir="/tmp", prefix="lean-startup-") as tmp:
@@ -304,10 +314,11 @@ def main() -> int:
         for name in ("lean.wasm", "lean.shipped.js"):
             _link_or_copy(tc.root / "lean" / name, view / "lean" / name)
         shipped = (view / "lean" / "lean.shipped.js").read_text(encoding="utf-8")
-        installed = Variant(glue.POOL_SIZE, compact=True, linking=True)
+        installed = Variant(glue.POOL_SIZE, compact=True, linking=True, reads=True)
         for v in set(order) | {installed}:
             if v.pool is not None:
-                text = glue.patch(shipped, pool_size=v.pool, compact_exports=v.compact, fast_linking=v.linking)
+                text = glue.patch(shipped, pool_size=v.pool, compact_exports=v.compact, fast_linking=v.linking,
+                                  local_reads=v.reads)
                 (view / "lean" / v.filename).write_text(text, encoding="utf-8")
         files: dict[str, Path] = {}
         for w in workloads:
@@ -351,7 +362,8 @@ def main() -> int:
         if args.json and results:
             args.json.write_text(json.dumps({
                 "before": before, "after": after,
-                "runs": [{"glue": v.label, "pool": v.pool, "compact": v.compact, "linking": v.linking, "workload": w,
+                "runs": [{"glue": v.label, "pool": v.pool, "compact": v.compact, "linking": v.linking,
+                          "reads": v.reads, "workload": w,
                           "wall": m.wall, "cpu": m.cpu, "rss_gb": m.rss_gb} for (v, w), m in results.items()],
             }, indent=1))
         if args.profile or args.profile_only:

@@ -2,7 +2,7 @@
 
 Tests marked ``lean`` run the real Lean toolchain (installed on first use:
 a native ``lean`` on PATH, else the registry wasm build).  Each Lean run costs
-about 20 s of start-up with the wasm build, so the fixtures below run Lean as
+about 5 s of start-up (6 s of CPU time) with the wasm build, so the fixtures below run Lean as
 few times as possible: once on the real tree, once on a deliberately broken
 miniature project.
 """

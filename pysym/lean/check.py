@@ -377,7 +377,7 @@ def check_project(
         lean, reused = _incremental(tree, cache, keys, work, library)
     if lean is None:
         progress.step(f"Checking {len(order)} modules with {toolchain.describe()} "
-                      "(one Lean run; start-up alone takes about 8 s with the wasm build)")
+                      "(one Lean run; start-up alone takes about 5 s with the wasm build)")
         olean = work / f"{FULL_MODULE}.olean" if toolchain.reads_oleans else None
         lean = _run(tree, order, work / f"{FULL_MODULE}.lean", olean=olean)
     lean.pop("ok", None)

@@ -444,7 +444,7 @@ def _install_into(staging: Path, archives: Path | None, progress: Progress) -> N
 def _patch_glue(staging: Path, progress: Progress, **extra) -> None:
     """Write ``lean/lean.js`` = patch of ``lean/lean.shipped.js``, then the manifest."""
     progress.step(f"Patching the emscripten glue ({glue.PATCH_ID}: fast symbol lookup, extra mounts, "
-                  "thread pool, compact exports, linking)")
+                  "thread pool, compact exports, linking, reads in worker threads)")
     shipped = staging / "lean" / "lean.shipped.js"
     text = shipped.read_text(encoding="utf-8")
     patched = glue.patch(text)
