@@ -173,7 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_aud.add_argument("--no-cache", action="store_true",
                        help="evaluate every claim afresh (by default a claim whose claims file, Lean statements, "
                             "budget and auditor code are all unchanged since an earlier audit takes that "
-                            "audit's outcome from build/.cache/audit/)")
+                            "audit's outcome from build/.cache/audit/); the Lean check keeps its own cache (`moe-theory lean "
+                            "check --no-cache` re-runs Lean)")
     p_aud.set_defaults(func=_cmd_audit)
 
     p_lean = sub.add_parser("lean", help="Lean toolchain, proof check, statements",
@@ -271,15 +272,19 @@ def _write_check_report(result, build: Path) -> Path:
     return path
 
 
-def _run_check(args, ws):
+def _run_check(args, ws, *, rerun: bool | None = None):
     """The Lean check of the library (and of the user's files named on the
-    command line), its report written to the workspace's build/lean/check.json."""
+    command line), its report written to the workspace's build/lean/check.json;
+    ``rerun`` (default: the command's ``--no-cache``): re-run Lean even if the
+    tree is unchanged."""
     from pysym.lean.check import check_project
     from pysym.lean.source import Problem, user_modules
     from pysym.lean.statements import missing_exports
 
     extra = user_modules(args.paths) if getattr(args, "paths", None) else []
-    result = check_project(ws.library, progress=_progress(args), use_cache=not getattr(args, "no_cache", False),
+    if rerun is None:
+        rerun = getattr(args, "no_cache", False)
+    result = check_project(ws.library, progress=_progress(args), use_cache=not rerun,
                            timeout=getattr(args, "timeout", 1800), extra=extra, build=ws.build,
                            shared_library=not ws.owns_library)
     if result.ok:
@@ -354,11 +359,11 @@ def _cmd_info(args) -> int:
     return 0
 
 
-def _statements_for(args, ws, result=None) -> dict[str, str]:
+def _statements_for(args, ws, result=None, *, rerun: bool | None = None) -> dict[str, str]:
     """The Lean statements, after a (cached) check; a failing check is an error."""
     from pysym.lean.statements import write_statements
 
-    result = result or _run_check(args, ws)
+    result = result or _run_check(args, ws, rerun=rerun)
     if not result.ok:
         _report_check(result, stream=sys.stderr)
         raise UserError("the Lean check failed, so nothing can start from its statements; fix the problems "
@@ -533,7 +538,9 @@ def _cmd_audit(args) -> int:
 
     ws = _workspace(args)
     paths = [Path(f) for f in args.files] if args.files else default_files(ws.root)
-    statements = _statements_for(args, ws) if _needs_lean(paths) else None
+    # `audit --no-cache` evaluates the claims afresh; the Lean check is cached by its own key, so an unchanged
+    # tree is not checked again (`lean check --no-cache` and `all --no-cache` re-run Lean)
+    statements = _statements_for(args, ws, rerun=False) if _needs_lean(paths) else None
     return _audit(args, ws, statements, args.files)
 
 

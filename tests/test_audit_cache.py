@@ -324,3 +324,34 @@ def test_only_a_claim_that_reads_lean_depends_on_the_statements(tmp_path):
     got = audit([path], other, budget=BUDGET, cache=cache)
     assert cache.hits == 1 and [v.verdict for v in got.verdicts] == ["holds", "fails"]
     assert audit([path], other, budget=BUDGET).verdicts[1].verdict == "fails"  # what a fresh evaluation says
+
+
+def test_no_cache_of_the_audit_reevaluates_the_claims_but_keeps_the_lean_checks_cache(tmp_path, monkeypatch):
+    # `audit --no-cache` is about claims: the Lean check it needs for a premise claim keeps its own cache (which
+    # is keyed by the tree and the checker); `lean check --no-cache` re-runs Lean.  The forked command inherits
+    # this stand-in for the check, which records how it was asked to run.
+    import pysym.lean.check as check_module
+    from pysym.lean.check import CheckResult
+
+    asked = tmp_path / "asked"
+
+    def fake_check(root, *, use_cache=True, **kwargs):
+        with asked.open("a") as f:
+            f.write(f"use_cache={use_cache}\n")
+        statement = {"statement": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k", "module": "MoeTheory.Choose",
+                     "path": "MoeTheory/Choose.lean"}
+        return CheckResult(True, ["MoeTheory.Choose"], 0, 1, [], [], {"MoeTheory.choose_le_pow": statement}, "fake",
+                           0.0, cached=use_cache)
+
+    monkeypatch.setattr(check_module, "check_project", fake_check)
+    monkeypatch.setattr("pysym.lean.statements.missing_exports", lambda result: [])
+    (tmp_path / "paper_checks").mkdir()
+    (tmp_path / "paper_checks" / "p.toml").write_text(
+        TOY_CLAIMS.replace('range = [1, 10] }', 'range = [1, 10] }\nn = { description = "n", range = [1, 100], '
+                           'integer = true }\nj = { description = "j", range = [1, 100], integer = true }') + PREMISE)
+    (tmp_path / "lakefile.lean").write_text("")
+    fresh = moe(tmp_path, "audit", "--no-cache", "--out", str(tmp_path / "build"))
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    assert asked.read_text() == "use_cache=True\n"
+    rerun = moe(tmp_path, "lean", "check", "--no-cache", "--out", str(tmp_path / "build"))
+    assert asked.read_text().splitlines()[-1] == "use_cache=False", rerun.stdout + rerun.stderr

@@ -32,7 +32,7 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import SEED
 from pysym.audit.numbers import num, show
 from pysym.audit.verdict import Outcome
-from pysym.audit.boxes import decide
+from pysym.audit.boxes import Var, decide, fraction
 from pysym.audit.interval import IntervalError
 from pysym.audit.precision import box_of
 from pysym.audit.printed import Printed
@@ -120,17 +120,54 @@ def _end_agrees(a, bound, theta, sign, want) -> bool | None:
 
 
 def _positive(expr, a) -> bool:
-    """``expr > 0`` for every configuration and every ``v`` in its symbol's range:
-    SymPy's sign prover, else interval branch and bound when the ranges are numbers."""
-    if attempt("positive", expr, a.order(), seconds=1.5):
-        return True
+    """``expr > 0`` for every configuration and every ``v`` in its symbol's range.
+
+    In this order, each step deciding when it can: interval branch and bound
+    over the ranges when they are numbers (a budget of boxes); ``expr <= 0``
+    proved at one admissible point (of that search, or a seeded sample of the
+    claim's configurations): not positive, so no prover need try; SymPy's sign
+    prover under a CPU-time limit.  Only that last step depends on the
+    machine's speed, and an outcome it stops is never cached
+    (:mod:`pysym.audit.cache`); the first two make the answer the same on every
+    machine wherever they decide.  A point never proves positivity, and a
+    refutation only withholds a proof, so neither can make a claim hold."""
     box = numeric_box(a.ctx, {s for s in expr.free_symbols if not isinstance(s, Printed)})
-    if box is None:
+    if box is not None:
+        try:
+            found = decide([(expr, ">")], box + box_of([expr]), budget=200)
+        except (IntervalError, ZeroDivisionError, ValueError, TypeError):
+            found = None
+        if found is not None and found.status == "all":
+            return True
+        if found is not None and _admissible(found.point("violated"), box):
+            return False
+    if _refuted_at_a_sample(expr, a):
         return False
-    try:
-        return decide([(expr, ">")], box + box_of([expr]), budget=200).status == "all"
-    except (IntervalError, ZeroDivisionError, ValueError, TypeError):
+    return attempt("positive", expr, a.order(), seconds=1.5)
+
+
+def _admissible(point: dict | None, box) -> bool:
+    """Whether ``point`` (a witness of :func:`decide` over ``box``) is a value
+    the claim admits: an integer for an integer symbol (the box's ranges hold)."""
+    if point is None:
         return False
+    return all(point[v.symbol].denominator == 1 for v in box if v.integer)
+
+
+def _refuted_at_a_sample(expr, a) -> bool:
+    """Whether ``expr <= 0`` is proved (interval arithmetic at one point) at
+    one of the claim's seeded admissible configurations."""
+    symbols = sorted(expr.free_symbols, key=str)
+    for pt in a.ctx.sample():
+        if any(s not in pt for s in symbols):
+            return False
+        try:
+            point = [Var(s, fraction(sp.Float(pt[s])), fraction(sp.Float(pt[s]))) for s in symbols]
+            if decide([(expr, ">")], point, budget=1).status == "none":
+                return True
+        except (IntervalError, ZeroDivisionError, ValueError, TypeError):
+            continue
+    return False
 
 
 def _unproved_structure(a, theta, sign, want, ev) -> list[str]:
