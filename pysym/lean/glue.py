@@ -39,7 +39,7 @@ What the patch changes, and why
    read these variables: it works from the instance's exports.  The glue shrinks
    to about 0.7 MB.
 5. *Linking* (``internal symbol set``, ``GOT imports recorded``, ``undefined
-   symbols from GOT imports``, ``merge loop``).  Every thread links the
+   symbols from GOT imports``, ``merge loop``, ``GOT entries on demand``).  Every thread links the
    main module itself: ``mergeLibSymbols``, ``updateGOT`` and
    ``reportUndefinedSymbols`` each walk all 200,000 exports.  The patch keeps
    what they do and drops per-symbol waste: ``isInternalSym`` tests a ``Set``
@@ -49,6 +49,14 @@ What the patch changes, and why
    visits only the entries the GOT proxy created (the module's 269
    ``GOT.func`` imports and any later side module's), in the same order,
    instead of all 200,000: only the proxy ever creates an entry at -1.
+   ``updateGOT`` gave every export a GOT entry, one ``WebAssembly.Global``
+   each (``GOT entries on demand``): it now records the value of an export
+   that has no entry yet in a ``Map``, and the GOT proxy makes the ``Global``
+   (with that value) when a module imports the symbol; an entry counts as
+   existing when recorded either way, so which definition wins is unchanged.
+   Every exported function is still put in the table, in the same order, so
+   function pointers agree between threads.  (0.9 s of CPU time less per Lean
+   run on ``Init``: 5.6 s to 4.6 s, three runs each.)
 
 6. *Reads in worker threads* (``local reads``, ``local ___syscall_stat64``, ...).
    Lean imports each ``.olean`` from a worker thread with nine file system
@@ -112,8 +120,8 @@ __all__ = [
     "mounts_for",
 ]
 
-# glue-v2 was only ever installed by development builds of this patch: skip it.
-PATCH_ID = "glue-v4"
+# glue-v2 and glue-v4 were only ever installed by development builds of this patch: skip them.
+PATCH_ID = "glue-v5"
 MOUNTS_ENV = "MOE_LEAN_MOUNTS"
 SHIPPED_POOL_SIZE = 4
 POOL_SIZE = 1
@@ -164,8 +172,21 @@ _LINK_REPLACEMENTS = (
         "GOT imports recorded",
         'var GOT={};var GOTHandler={get(weakImports,symName){var rtn=GOT[symName];if(!rtn){'
         'rtn=GOT[symName]=new WebAssembly.Global({value:"i32",mutable:true},-1)}',
-        'var GOT={};var moeGOTImported=[];var GOTHandler={get(weakImports,symName){var rtn=GOT[symName];if(!rtn){'
+        'var GOT={};var moeGOTImported=[];var moeGOTLazy=new Map;var GOTHandler={get(weakImports,symName){'
+        'var rtn=GOT[symName];if(!rtn&&moeGOTLazy.has(symName)){'
+        'rtn=GOT[symName]=new WebAssembly.Global({value:"i32",mutable:true},moeGOTLazy.get(symName));'
+        'moeGOTLazy.delete(symName)}if(!rtn){'
         'rtn=GOT[symName]=new WebAssembly.Global({value:"i32",mutable:true},-1);moeGOTImported.push(symName)}',
+    ),
+    (
+        "GOT entries on demand: existing",
+        "var existingEntry=GOT[symName]&&GOT[symName].value!=-1;",
+        "var existingEntry=GOT[symName]?GOT[symName].value!=-1:moeGOTLazy.has(symName);",
+    ),
+    (
+        "GOT entries on demand: recorded",
+        'GOT[symName]??=new WebAssembly.Global({value:"i32",mutable:true});GOT[symName].value=newValue}',
+        'if(GOT[symName]){GOT[symName].value=newValue}else{moeGOTLazy.set(symName,+newValue)}}',
     ),
     (
         "undefined symbols from GOT imports",

@@ -158,7 +158,32 @@ def web_available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in WEB_EXTRA)
 
 
-_PLASTEX = "import sys; from plasTeX.client import plastex; sys.argv[0] = 'plastex'; sys.exit(plastex())"
+# plasTeX, as `plastex` runs it, except that a jinja2 template is compiled once per environment and source:
+# plasTeX compiles a node's template again every time it renders a node (about 17,000 times for the
+# blueprint, half of its run), and the same source in the same environment compiles to the same template.
+_PLASTEX = """\
+import sys
+import jinja2
+
+_compile = jinja2.Environment.from_string
+_compiled = {}
+
+
+def from_string(self, source, globals=None, template_class=None):
+    if globals is not None or template_class is not None or not isinstance(source, str):
+        return _compile(self, source, globals, template_class)
+    hit = _compiled.get((id(self), source))
+    if hit is None or hit[0] is not self:
+        hit = _compiled[(id(self), source)] = (self, _compile(self, source))
+    return hit[1]
+
+
+jinja2.Environment.from_string = from_string
+from plasTeX.client import plastex
+
+sys.argv[0] = "plastex"
+sys.exit(plastex())
+"""
 
 
 def build_web(build_dir: Path, *, timeout: float = 900) -> Path:
