@@ -136,11 +136,12 @@ def _positive(expr, a) -> bool:
         try:
             found = decide([(expr, ">")], box + box_of([expr]), budget=200)
         except (IntervalError, ZeroDivisionError, ValueError, TypeError):
-            found = None
-        if found is not None and found.status == "all":
-            return True
-        if found is not None and _admissible(found.point("violated"), box):
-            return False
+            pass
+        else:
+            if found.status == "all":
+                return True
+            if _admissible(found.point("violated"), box):
+                return False
     if _refuted_at_a_sample(expr, a):
         return False
     return attempt("positive", expr, a.order(), seconds=1.5)
@@ -162,7 +163,8 @@ def _refuted_at_a_sample(expr, a) -> bool:
         if any(s not in pt for s in symbols):
             return False
         try:
-            point = [Var(s, fraction(sp.Float(pt[s])), fraction(sp.Float(pt[s]))) for s in symbols]
+            exact = {s: fraction(sp.Float(pt[s])) for s in symbols}
+            point = [Var(s, exact[s], exact[s]) for s in symbols]
             if decide([(expr, ">")], point, budget=1).status == "none":
                 return True
         except (IntervalError, ZeroDivisionError, ValueError, TypeError):
