@@ -590,3 +590,16 @@ def test_an_identity_undefined_at_a_point_of_the_domain_is_refused():
     assert rejected(report, "i") and "denominator" in report.result("i").detail
     # defined everywhere (x + 1 > 0 on the domain): still proved
     assert verify(Identity("j", (X**2 + 2 * X + 1) / (X + 1), X + 1), vars=[x]).ok
+
+
+def test_an_order_substitution_keeps_the_integers_in_range():
+    # 1 <= x <= 10 becomes x = 1 + s with s >= 0; declaring s a non-integer (integer=False) made (s - 4)**2
+    # "positive", so (x - 5)**2 > 0 was "proved" although it is 0 at x = 5
+    x = sp.Symbol("x", positive=True)
+    order = [(x, 10), (1, x)]
+    assert not prove.prove_positive((x - 5) ** 2, order).ok
+    assert not prove.prove_positive((x - 5) ** 2 * (x + 1), order).ok
+    assert prove.prove_nonnegative((x - 5) ** 2, order).ok
+    assert prove.prove_positive((x - 5) ** 2 + 1, order).ok
+    k = sp.Symbol("k", integer=True, positive=True)  # an integer range keeps its integer substitution
+    assert prove.prove_positive(k - sp.Rational(1, 2), [(1, k)]).ok

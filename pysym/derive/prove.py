@@ -285,8 +285,10 @@ def _order_substitutions(order, numeric_upper: bool = True, relevant=None):
         seen.add(hi)
         if relevant is not None:
             relevant |= lo.free_symbols
-        integer = bool(hi.is_integer and lo.is_integer)
-        s = sp.Dummy(f"s_{i}_{hi.name}", nonnegative=True, integer=integer)
+        # integer only when both ends are: `integer=False` would declare s a non-integer, which excludes the
+        # integers from the range: (s - 4)**2 > 0 holds for every non-integer s, not for every s >= 0
+        kind = {"integer": True} if hi.is_integer and lo.is_integer else {}
+        s = sp.Dummy(f"s_{i}_{hi.name}", nonnegative=True, **kind)
         steps.append((hi, lo + s))
         names.append(f"{sp.sstr(hi)} = {sp.sstr(lo)} + {s.name}")
     return steps, names
