@@ -255,11 +255,17 @@ def _assert_no_overfull(log: Path, tolerance_pt: float = 3.0):
     assert all(w <= tolerance_pt for w in wide), f"overfull boxes: {wide}"
 
 
+@pytest.fixture(scope="session")
+def master_pdf(rendered) -> Path:
+    """``main.pdf`` (the Lean chapter and every derivation), compiled once for the tests that read it."""
+    return compile_pdf(rendered["master"][0])
+
+
 @needs_pdflatex
-def test_master_document_compiles(rendered, project):
+def test_master_document_compiles(rendered, master_pdf):
     assert pdflatex_available()
     main = rendered["master"][0]
-    pdf = compile_pdf(main)
+    pdf = master_pdf
     assert pdf == main.with_suffix(".pdf") and pdf.read_bytes().startswith(b"%PDF")
     log = main.with_suffix(".log").read_text(errors="replace")
     assert "Rerun to get" not in log  # the second run settled the references
@@ -285,13 +291,12 @@ _NOT_FOR_READERS = {
 
 @needs_pdflatex
 @needs_pdftotext
-def test_pdf_text_is_typeset_mathematics(rendered, project):
+def test_pdf_text_is_typeset_mathematics(master_pdf):
     """main.pdf (the Lean chapter and every derivation) reads as mathematics.
 
     The audit section is left out here (this project has no build/audit/report.tex):
     its rendering belongs to the auditor (pysym/audit, audit_tex.py)."""
-    pdf = compile_pdf(rendered["master"][0])
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True,
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(master_pdf), "-"], capture_output=True, text=True,
                           check=True).stdout
     assert "The Lean library" in text and "The routing term" in text
     found = {what: sorted(set(p.findall(text)))[:5] for what, p in _NOT_FOR_READERS.items() if p.search(text)}

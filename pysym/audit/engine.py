@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from pysym.audit import preload
 from pysym.audit.budget import DEFAULT_BUDGET, Budget, run_many, steps_stopped
 from pysym.audit.cache import OutcomeCache
 from pysym.audit.errors import AuditInputError
@@ -115,6 +116,8 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     todo = [i for i, f in enumerate(found) if f is None]
     thunks = [lambda cf=pairs[i][0], claim=pairs[i][1]: _evaluate_counted(cf, claim, statements) for i in todo]
     weights = [_weight(pairs[i][1]) for i in todo]
+    if thunks and budget is not None:
+        preload.numeric()  # once, here, rather than in every worker
     done = run_many(thunks, budget, weights=weights) if thunks else []  # every outcome cached: no worker
     storable = cache is not None and todo and cache.code_unchanged()
     for i, (status, value) in zip(todo, done):

@@ -27,6 +27,7 @@ import hashlib
 import re
 from pathlib import Path
 
+from pysym.audit import preload
 from pysym.audit.budget import Budget, run_many
 from pysym.audit.printed import midpoint
 
@@ -64,6 +65,8 @@ def render_plots(result, out_dir: Path, link_prefix: str) -> dict:
     thunks = [lambda v=v, draw=draw, name=name: _draw(draw, files[v.paper], v, out_dir / name)
               for v, draw, name in jobs]
     made: dict = {}
+    if thunks:
+        preload.plotting()  # once, here, rather than in every worker
     for (v, _, name), (status, caption) in zip(jobs, run_many(thunks, PLOT_BUDGET)):
         if status == "ok" and caption:
             made[(v.paper, v.claim.id)] = [(f"{link_prefix}{name}", caption)]
