@@ -22,6 +22,7 @@ own.
 from __future__ import annotations
 
 import functools
+import importlib
 
 __all__ = ["numeric", "plotting"]
 
@@ -41,6 +42,5 @@ def numeric() -> None:
 def plotting() -> None:
     """What drawing the audit's plots imports (without choosing a backend)."""
     numeric()
-    import matplotlib.backends.backend_agg  # noqa: F401
-    import matplotlib.figure  # noqa: F401
-    import matplotlib.pyplot  # noqa: F401
+    for module in ("matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.pyplot"):
+        importlib.import_module(module)
