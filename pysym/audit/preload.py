@@ -5,7 +5,7 @@ The auditor evaluates claims and draws plots in forked worker processes
 parent had imported; what it imports itself is lost when it exits, and the
 next worker imports it again.  NumPy's lazily loaded submodules (which
 ``lambdify`` pulls in with ``from numpy import *``), lambdify's module
-namespaces and matplotlib cost about a second of CPU time per worker, and
+namespaces and matplotlib cost up to about a second of CPU time per worker, and
 ``moe-theory audit`` starts two workers for the claims and two for the plots
 (a process that audits several times, a notebook or the test suite, starts
 two more each time).  :func:`numeric` and :func:`plotting` import them once,
