@@ -85,8 +85,9 @@ def test_a_users_file_is_checked_on_top_of_the_library(real_check, toolchain, tm
 def test_incremental_checks_reuse_unchanged_modules_and_keep_the_verdict(toolchain, tmp_path):
     """Cold check; an edit with an error (builds a base of the unchanged
     module, re-checks only the edited one); a revert (a cache hit).  Three
-    small Lean runs in all.  (A check that reuses a base and passes, with the
-    statements, axioms and uses of the module checked on top: ``real_check``.)"""
+    small Lean runs in all.  (Which modules each run gets, in more cases:
+    ``test_incremental_plans``; a check that reuses a base and passes, with
+    the statements, axioms and uses of the module checked on top: ``real_check``.)"""
     root = write_project(tmp_path, BROKEN)
     bad = root / "MoeTheory" / "TypeError.lean"
     wrong = bad.read_text()
@@ -107,6 +108,73 @@ def test_incremental_checks_reuse_unchanged_modules_and_keep_the_verdict(toolcha
     again = check_project(root, toolchain=toolchain, progress=QUIET)
     assert again.cached and again.ok
     assert again.statements == cold.statements and again.axioms == cold.axioms and again.uses == cold.uses
+
+
+class _StandIn:
+    """In place of a toolchain, for :func:`test_incremental_plans`: Lean itself is replaced."""
+    ident = "stand-in"
+    reads_oleans = True
+
+    def describe(self):
+        return "a stand-in for Lean"
+
+
+def test_incremental_plans(tmp_path, monkeypatch):
+    """Which modules each Lean run of a check elaborates, with Lean replaced by
+    a stand-in that records them.  A first check is one run; after an edit,
+    the modules it cannot affect are compiled into a base and the rest is
+    checked on top; a later edit reuses the largest base that still fits; a
+    base that does not check cleanly is not used (one run of everything, which
+    reports the problems); ``--no-cache`` is one run."""
+    import pysym.lean.check as check_module
+
+    runs, failing = [], set()
+
+    def stand_in(tree, modules, lean_file, *, olean, imports=(), **kwargs):
+        names = sorted(m.name.removeprefix("MoeTheory.") for m in modules)
+        runs.append((names, "on a base" if imports else "alone"))
+        if olean is not None:
+            olean.parent.mkdir(parents=True, exist_ok=True)
+            olean.write_bytes(b"")
+        problems = [{"path": "x", "line": 1, "col": 0, "message": "planted"}] if set(names) & failing else []
+        return {"ok": not problems, "problems": problems, "warnings": [], "statements": {}, "axioms": {}, "uses": {}}
+
+    monkeypatch.setattr(check_module, "_run", stand_in)
+    # A is imported by B; C stands alone; the root MoeTheory.lean imports all three
+    root = write_project(tmp_path, {"MoeTheory.A": "def a : Nat := 1\n",
+                                    "MoeTheory.B": "import MoeTheory.A\ndef b : Nat := a\n",
+                                    "MoeTheory.C": "def c : Nat := 3\n"})
+    a, c = root / "MoeTheory" / "A.lean", root / "MoeTheory" / "C.lean"
+    everything = (["A", "B", "C", "MoeTheory"], "alone")
+
+    def check(**kwargs):
+        runs.clear()
+        result = check_project(root, toolchain=_StandIn(), progress=QUIET, **kwargs)
+        return result, list(runs)
+
+    assert check()[1] == [everything]
+    result, plan = check()
+    assert result.cached and plan == []
+    c.write_text("def c : Nat := 4\n")  # the root imports C: A and B are unchanged
+    result, plan = check()
+    assert plan == [(["A", "B"], "alone"), (["C", "MoeTheory"], "on a base")] and result.reused == 2
+    c.write_text("def c : Nat := 5\n")
+    result, plan = check()
+    assert plan == [(["C", "MoeTheory"], "on a base")] and result.reused == 2
+    a.write_text("def a : Nat := 2\n")  # the base of A and B no longer fits; only C is unchanged
+    result, plan = check()
+    assert plan == [(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")] and result.reused == 1
+    c.write_text("def c : Nat := 4\n")  # a revert of C alone: A's edit is new, so neither base fits
+    assert check()[1] == [(["A", "B"], "alone"), (["C", "MoeTheory"], "on a base")]
+    assert check(use_cache=False)[1] == [everything]
+
+    failing.add("A")
+    a.write_text("def a : Nat := 6\n")  # the base of C fits, and the run on it reports the problem
+    result, plan = check()
+    assert plan == [(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")] and not result.ok
+    c.write_text("def c : Nat := 7\n")  # a base of A and B that does not check cleanly: one run of everything
+    result, plan = check()
+    assert plan == [(["A", "B"], "alone"), everything] and not result.ok
 
 
 # Each module plants something layer 2 (the axiom audit of the .olean) must catch on
