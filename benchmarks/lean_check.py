@@ -8,20 +8,25 @@ Measured in the same session, interleaved, ``--repeats`` times (medians):
 ``init``
     the same file with the installed glue;
 ``full``
-    an uncached check of a copy of the project (every module, one Lean run,
-    the axiom and visibility audits included);
+    the first check of a copy of the project, with an empty cache: one Lean
+    process compiles the modules that other modules import into a cached
+    base, then checks the others on top of it (the axiom and visibility
+    audits included);
+``full --no-cache``
+    the same tree checked with ``--no-cache`` in another build folder: every
+    module in one combined file, one Lean run, no base;
 ``first edit``
-    the check after appending a theorem to ``MoeTheory/Examples.lean``: the
-    unchanged modules are compiled once into a cached base, then the edited
-    module and what imports it are checked on top of it;
+    the check after appending a theorem to ``MoeTheory/Examples.lean`` (after
+    ``full``): the edited module and the modules outside the base are checked
+    on top of the cached base;
 ``edit``
-    the check after a further edit of the same module (the base is reused).
+    the check after a further edit of the same module (the same base).
 
 For each: wall time, CPU time of the Lean processes (user + sys) and their
 peak memory.  The machine is shared and noisy: compare the ratios, which are
 taken within one run.
 
-    .venv/bin/python benchmarks/lean_check.py                # about 8 minutes
+    .venv/bin/python benchmarks/lean_check.py                # about 6 minutes
     .venv/bin/python benchmarks/lean_check.py --repeats 1 --json /tmp/check.json
 """
 
@@ -111,7 +116,8 @@ def main() -> int:
             for part in ("MoeTheory.lean", "lakefile.lean", "lean-toolchain"):
                 shutil.copyfile(ROOT / part, project / part)
             build = project / "build"
-            add("full", *_check(project, build, use_cache=False), _children()[1])
+            add("full", *_check(project, build, use_cache=True), _children()[1])
+            add("full --no-cache", *_check(project, project / "build-no-cache", use_cache=False), _children()[1])
             examples = project / "MoeTheory" / "Examples.lean"
             text = examples.read_text(encoding="utf-8")
             examples.write_text(text + EDIT.format(n=1, m=2), encoding="utf-8")
@@ -124,13 +130,13 @@ def main() -> int:
     ref = statistics.median(rows["v1 init"]["wall"])
     print(f"\nmedians of {args.repeats} (load {before['loadavg'][0]:.1f} -> {after['loadavg'][0]:.1f}); "
           f"ratio = wall / wall of `v1 init`")
-    print(f"{'run':12s} {'wall s':>8s} {'CPU s':>8s} {'ratio':>7s} {'peak GB':>8s}")
+    print(f"{'run':16s} {'wall s':>8s} {'CPU s':>8s} {'ratio':>7s} {'peak GB':>8s}")
     summary = {}
     for name, row in rows.items():
         wall, cpu = statistics.median(row["wall"]), statistics.median(row["cpu"])
         rss = max(row["rss_gb"]) if row["rss_gb"] else float("nan")
         summary[name] = {"wall": wall, "cpu": cpu, "ratio": wall / ref, "peak_gb": rss, "runs": row}
-        print(f"{name:12s} {wall:8.1f} {cpu:8.1f} {wall / ref:7.2f} {rss:8.2f}")
+        print(f"{name:16s} {wall:8.1f} {cpu:8.1f} {wall / ref:7.2f} {rss:8.2f}")
     print("(peak GB of the check rows is the largest Lean process seen so far in the run)")
     if args.json:
         args.json.write_text(json.dumps({"before": before, "after": after, "results": summary}, indent=2))

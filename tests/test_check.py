@@ -67,7 +67,8 @@ def test_a_users_file_is_checked_on_top_of_the_library(real_check, toolchain, tm
     from pysym.lean.source import user_modules
 
     result, build = real_check
-    assert "UserLemma" in result.modules and result.reused == len(result.modules) - 1
+    # the library is a base: built in the same Lean process, or taken from the cache of bases
+    assert "UserLemma" in result.modules and result.reused in (0, len(result.modules) - 1)
     st = result.statements["MyPaper.two_choose_le"]
     assert st["path"] == "UserLemma.lean" and st["statement"].startswith("∀ (n k : Nat), 2 * MoeTheory.choose n k")
     assert result.axioms["MyPaper.two_choose_le"] == []
@@ -83,9 +84,9 @@ def test_a_users_file_is_checked_on_top_of_the_library(real_check, toolchain, tm
 
 @pytest.mark.lean
 def test_incremental_checks_reuse_unchanged_modules_and_keep_the_verdict(toolchain, tmp_path):
-    """Cold check; an edit with an error (builds a base of the unchanged
-    module, re-checks only the edited one); a revert (a cache hit).  Three
-    small Lean runs in all.  (Which modules each run gets, in more cases:
+    """Cold check (one Lean process: the imported module as a base, the
+    other on top); an edit with an error (reuses that base, re-checks only
+    the edited module); a revert (a cache hit).  Two small Lean runs in all.  (Which modules each run gets, in more cases:
     ``test_incremental_plans``; a check that reuses a base and passes, with
     the statements, axioms and uses of the module checked on top: ``real_check``.)"""
     root = write_project(tmp_path, BROKEN)
@@ -114,67 +115,99 @@ class _StandIn:
     """In place of a toolchain, for :func:`test_incremental_plans`: Lean itself is replaced."""
     ident = "stand-in"
     reads_oleans = True
+    supports_print_axioms = False
 
     def describe(self):
         return "a stand-in for Lean"
 
 
 def test_incremental_plans(tmp_path, monkeypatch):
-    """Which modules each Lean run of a check elaborates, with Lean replaced by
-    a stand-in that records them.  A first check is one run; after an edit,
-    the modules it cannot affect are compiled into a base and the rest is
-    checked on top; a later edit reuses the largest base that still fits; a
-    base that does not check cleanly is not used (one run of everything, which
-    reports the problems); ``--no-cache`` is one run."""
+    """Which modules each Lean process of a check elaborates, with Lean
+    replaced by a stand-in that records them.  A first check is one process:
+    the modules other modules import, compiled as a base, then the rest on top
+    of it.  After an edit, the largest cached base that still fits is reused
+    (one run on top of it); when none fits, the modules unchanged since the
+    last check become the new base, again with the rest on top in the same
+    process.  A base that does not check cleanly is not used (one run of
+    everything, which reports the problems); ``--no-cache`` is one run."""
     import pysym.lean.check as check_module
+    from pysym.lean.driver import Outcome
 
-    runs, failing = [], set()
+    runs, failing, written = [], set(), {}
 
-    def stand_in(tree, modules, lean_file, *, olean, imports=(), **kwargs):
-        names = sorted(m.name.removeprefix("MoeTheory.") for m in modules)
-        runs.append((names, "on a base" if imports else "alone"))
-        if olean is not None:
-            olean.parent.mkdir(parents=True, exist_ok=True)
-            olean.write_bytes(b"")
-        problems = [{"path": "x", "line": 1, "col": 0, "message": "planted"}] if set(names) & failing else []
-        return {"ok": not problems, "problems": problems, "warnings": [], "statements": {}, "axioms": {}, "uses": {}}
+    def names_of(modules):
+        return sorted(m.name.removeprefix("MoeTheory.") for m in modules)
 
-    monkeypatch.setattr(check_module, "_run", stand_in)
+    def record_write(tree, modules, lean_file, olean, imports=()):
+        written[lean_file] = (names_of(modules), "on a base" if imports else "alone")
+        return real_write(tree, modules, lean_file, olean, imports)
+
+    def outcome(names):
+        return {"ok": not set(names) & failing, "warnings": [], "statements": {}, "axioms": {}, "uses": {},
+                "problems": [{"path": "x", "line": 1, "col": 0, "message": "planted"}] if set(names) & failing else []}
+
+    def stand_in_run(tree, modules, lean_file, *, olean, imports=(), **kwargs):
+        runs.append([(names_of(modules), "on a base" if imports else "alone")])
+        return outcome(names_of(modules))
+
+    def stand_in_jobs(toolchain, jobs, workdir, timeout, lean_path=()):
+        done = []
+        for j in jobs:  # like the driver: a job that fails stops the run
+            j.olean.write_bytes(b"")
+            done.append(Outcome(0 if not set(written[j.lean_file][0]) & failing else 1, []))
+            if done[-1].code:
+                break
+        runs.append([written[j.lean_file] for j in jobs[:len(done)]])  # the jobs that ran
+        return done + [None] * (len(jobs) - len(done))
+
+    def stand_in_interpret(tree, modules, combined, code, messages, *, olean, audit=None):
+        assert code == (1 if set(names_of(modules)) & failing else 0)
+        return outcome(names_of(modules))
+
+    real_write = check_module._write
+    monkeypatch.setattr(check_module, "_write", record_write)
+    monkeypatch.setattr(check_module, "_run", stand_in_run)
+    monkeypatch.setattr(check_module, "run_jobs", stand_in_jobs)
+    monkeypatch.setattr(check_module, "_interpret", stand_in_interpret)
     # A is imported by B; C stands alone; the root MoeTheory.lean imports all three
     root = write_project(tmp_path, {"MoeTheory.A": "def a : Nat := 1\n",
                                     "MoeTheory.B": "import MoeTheory.A\ndef b : Nat := a\n",
                                     "MoeTheory.C": "def c : Nat := 3\n"})
     a, c = root / "MoeTheory" / "A.lean", root / "MoeTheory" / "C.lean"
-    everything = (["A", "B", "C", "MoeTheory"], "alone")
+    everything = [(["A", "B", "C", "MoeTheory"], "alone")]
 
     def check(**kwargs):
         runs.clear()
         result = check_project(root, toolchain=_StandIn(), progress=QUIET, **kwargs)
         return result, list(runs)
 
-    assert check()[1] == [everything]
+    result, plan = check()  # A is imported by B: it is the base
+    assert plan == [[(["A"], "alone"), (["B", "C", "MoeTheory"], "on a base")]] and result.reused == 0
     result, plan = check()
     assert result.cached and plan == []
-    c.write_text("def c : Nat := 4\n")  # the root imports C: A and B are unchanged
+    c.write_text("def c : Nat := 4\n")  # the base of A still fits
     result, plan = check()
-    assert plan == [(["A", "B"], "alone"), (["C", "MoeTheory"], "on a base")] and result.reused == 2
-    c.write_text("def c : Nat := 5\n")
+    assert plan == [[(["B", "C", "MoeTheory"], "on a base")]] and result.reused == 1
+    a.write_text("def a : Nat := 2\n")  # no base fits; only C is unchanged since the last check
     result, plan = check()
-    assert plan == [(["C", "MoeTheory"], "on a base")] and result.reused == 2
-    a.write_text("def a : Nat := 2\n")  # the base of A and B no longer fits; only C is unchanged
+    assert plan == [[(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")]] and result.reused == 0
+    c.write_text("def c : Nat := 5\n")  # a base of C=4 does not fit: A and B are unchanged
+    assert check()[1] == [[(["A", "B"], "alone"), (["C", "MoeTheory"], "on a base")]]
+    c.write_text("def c : Nat := 4\n")  # a revert: a cache hit
     result, plan = check()
-    assert plan == [(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")] and result.reused == 1
-    c.write_text("def c : Nat := 4\n")  # a revert of C alone: A's edit is new, so neither base fits
-    assert check()[1] == [(["A", "B"], "alone"), (["C", "MoeTheory"], "on a base")]
+    assert result.cached and plan == []
+    c.write_text("def c : Nat := 6\n")  # bases of A=1, C=4, A=2 and B: the last one fits
+    result, plan = check()
+    assert plan == [[(["C", "MoeTheory"], "on a base")]] and result.reused == 2
     assert check(use_cache=False)[1] == [everything]
 
     failing.add("A")
-    a.write_text("def a : Nat := 6\n")  # the base of C fits, and the run on it reports the problem
+    a.write_text("def a : Nat := 6\n")  # a new base of C=6, and the run on it reports the problem
     result, plan = check()
-    assert plan == [(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")] and not result.ok
-    c.write_text("def c : Nat := 7\n")  # a base of A and B that does not check cleanly: one run of everything
+    assert plan == [[(["C"], "alone"), (["A", "B", "MoeTheory"], "on a base")]] and not result.ok
+    c.write_text("def c : Nat := 7\n")  # a new base of A and B, which does not check cleanly: then one run
     result, plan = check()
-    assert plan == [(["A", "B"], "alone"), everything] and not result.ok
+    assert plan == [[(["A", "B"], "alone")], everything] and not result.ok
 
 
 # Each module plants something layer 2 (the axiom audit of the .olean) must catch on

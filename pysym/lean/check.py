@@ -23,11 +23,16 @@ How a check runs:
 
 **Incremental checks** (:mod:`pysym.lean.cache`).  Lean's results are cached
 by tree, several at a time, so an unchanged or reverted tree re-checks
-without Lean.  When some modules changed since the last check, the others
-(which cannot depend on them) are compiled once into a cached *base*
-(``MoeTheoryBase.olean``), and only the changed modules and the modules that
-import them are elaborated, in a file that imports the base.  The verdict is
-the same as a full check's: the same wrapper, the same audits, and the
+without Lean.  A check with the cache builds a *base*: a combined file of
+modules compiled to ``MoeTheoryBase.olean`` and cached, with the other
+modules checked on top of it, in a file that reads the base with ``import
+all``; both in one Lean process (:mod:`pysym.lean.driver`), which costs about
+what one combined file of everything costs.  On a first check the base holds
+the modules that other modules import; after an edit, a cached base whose
+modules are all unchanged is reused, so only the modules outside it are
+elaborated; when none fits, the modules unchanged since the last check
+become the new base.  The verdict is the same as a full check's: the same
+wrapper, the same audits, statements printed the same way, and the
 visibility audit holds every module to what it imports.
 
 **A library that is not the workspace** (the read-only copy inside the
@@ -49,7 +54,8 @@ from pathlib import Path
 from pysym.errors import ProjectError, ToolchainError
 from pysym.lean import source
 from pysym.lean.cache import BASE_MODULE, LeanCache, module_keys
-from pysym.lean.combined import EXPORTED, PLAIN, classify, combine, one_line, parse_messages
+from pysym.lean.combined import Combined, classify, combine, one_line, parse_messages
+from pysym.lean.driver import Job, run_jobs
 from pysym.lean.gate import scan_lakefile
 from pysym.lean.process import run_lean_process
 from pysym.lean.produced import audit_axioms, declaration_uses, visibility_problems
@@ -62,7 +68,7 @@ from pysym.schemas import format_fields
 __all__ = ["CheckResult", "check_project", "order_modules", "combine", "classify", "one_line",
            "parse_messages", "lean_options", "run_lean"]
 
-CHECKER_VERSION = 6
+CHECKER_VERSION = 7
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 DEFAULT_TIMEOUT = 1800
 TOP_MODULE = "MoeTheoryTop"
@@ -230,25 +236,43 @@ class _Tree:
         return [n for n, m in self.theorems.items() if m.name in mods]
 
 
-def _run(tree: _Tree, modules: list[Module], lean_file: Path, *, olean: Path | None,
-         audit: dict[str, Path] | None = None, imports=(), lean_path=(), exported: bool = False) -> dict:
-    """Elaborate ``modules`` as one combined file; return Lean's part of the
-    result for them (problems, warnings, statements, axioms, uses)."""
-    tc = tree.toolchain
+def _write(tree: _Tree, modules: list[Module], lean_file: Path, olean: Path | None, imports=()) -> Combined:
+    """Write the combined file of ``modules`` (removing stale ``olean`` files)."""
     names = tree.names(modules)
-    combined = combine(modules, tree.options, names, print_axioms=names if tc.supports_print_axioms else (),
-                       imports=imports, wrapper=EXPORTED if exported else PLAIN)
+    combined = combine(modules, tree.options, names, imports=imports, name=lean_file.stem,
+                       print_axioms=names if tree.toolchain.supports_print_axioms else ())
     write_atomic(lean_file, combined.text)
     if olean is not None:
         for stale in olean.parent.glob(olean.name + "*"):
             stale.unlink()
+    return combined
+
+
+def _run(tree: _Tree, modules: list[Module], lean_file: Path, *, olean: Path | None,
+         audit: dict[str, Path] | None = None, imports=(), lean_path=()) -> dict:
+    """Elaborate ``modules`` as one combined file in one Lean run; return
+    Lean's part of the result for them (see :func:`_interpret`)."""
+    combined = _write(tree, modules, lean_file, olean, imports)
     with Ticker(tree.progress, "  elaborating"):
-        code, out, err = run_lean(tc, lean_file, tree.timeout, olean, lean_path)
+        code, out, err = run_lean(tree.toolchain, lean_file, tree.timeout, olean, lean_path)
     messages = parse_messages(out)
     if code not in (0, 1) or (code == 1 and not any(m.get("severity") == "error" for m in messages)):
         tail = "\n".join((err or out).strip().splitlines()[-15:])
         raise ToolchainError(f"Lean exited with status {code} without reporting an error; "
                              f"its last output:\n{tail}")
+    return _interpret(tree, modules, combined, code, messages, olean=olean, audit=audit)
+
+
+def _interpret(tree: _Tree, modules: list[Module], combined: Combined, code: int, messages: list[dict], *,
+               olean: Path | None, audit: dict[str, Path] | None = None) -> dict:
+    """Lean's part of the result for ``modules`` (problems, warnings,
+    statements, axioms, uses) from the run of ``combined``: its exit status
+    (0 or 1) and messages, and the ``.olean`` it wrote (with ``audit``, the
+    compiled files it builds on as well)."""
+    tc = tree.toolchain
+    names = tree.names(modules)
+    if code == 1 and not any(m.get("severity") == "error" for m in messages):
+        raise ToolchainError(f"Lean reported a failure of {olean or 'the check'} without an error message")
     problems, warnings, raw, axioms, tail_errors = classify(combined, messages)
     statements = {}
     for name, text in sorted(raw.items()):
@@ -374,7 +398,7 @@ def check_project(
     lean, reused = None, 0
     if use_cache and _gate and toolchain.reads_oleans:
         library = {m.name for m in modules} if shared else None
-        lean, reused = _incremental(tree, cache, keys, work, library)
+        lean, reused = _incremental(tree, cache, keys, deps, work, library)
     if lean is None:
         progress.step(f"Checking {len(order)} modules with {toolchain.describe()} "
                       "(one Lean run; start-up alone takes about 5 s with the wasm build)")
@@ -388,56 +412,88 @@ def check_project(
     return result(lean, time.monotonic() - t0, reused=reused)
 
 
-def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], work: Path, library: set[str] | None):
+def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], deps: dict[str, list[str]], work: Path,
+                 library: set[str] | None):
     """Check only what changed, on top of a base of unchanged modules; ``(None,
     0)`` when there is nothing to build on (then the caller checks in full).
-    With a user's files, the base is the whole ``library``."""
+    With a user's files, the base is the whole ``library``.  Without a cached
+    base, one is built in the same Lean process as the check on top of it
+    (:mod:`pysym.lean.driver`): of the modules unchanged since the last check,
+    or on a first check, of the modules that other modules import, so that
+    the first edit of a module nothing imports already finds a base."""
     found = (cache.find_base(keys) if library is None
              else cache.find_base({m: k for m, k in keys.items() if m in library}, whole=True))
-    if found is None:
-        if library is not None:
-            same = [m for m in tree.order if m.name in library]
-            what = "your files" if len(same) < len(tree.order) else "every workspace"
-            tree.progress.step(f"Checking the library ({len(same)} modules) once, as a base for {what} "
-                               f"({tree.toolchain.describe()}; cached for later checks)")
-        else:
-            before = (cache.latest() or {}).get("module_keys", {})
-            same = [m for m in tree.order if before.get(m.name) == keys[m.name]]
-            if not same or len(same) == len(tree.order) or set(before) != set(keys):
-                return None, 0
-            tree.progress.step(f"Checking the {len(same)} unchanged modules once, as a base for later checks "
-                               f"({tree.toolchain.describe()})")
-        staging = cache.staging()
-        base_mods = same
-        base_olean = staging / f"{BASE_MODULE}.olean"
-        try:
-            base_run = _run(tree, base_mods, staging / f"{BASE_MODULE}.lean", olean=base_olean, exported=True)
-            if not base_run["ok"]:  # the full check reports the problems
-                first = base_run["problems"][0] if base_run["problems"] else {}
-                tree.progress.step("  the base did not check cleanly"
-                                   + (f" ({Problem(**first)})" if first else "") + "; checking everything in one run")
-                return None, 0
-            folder = cache.store_base(staging, cache.base_key({m.name: keys[m.name] for m in base_mods}),
-                                      dict(base_run, module_keys={m.name: keys[m.name] for m in base_mods}))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-        run = json.loads((folder / "run.json").read_text())
-    else:
+    if found is not None:
         folder, run = found
-    in_base = set(run["module_keys"])
+        in_base = set(run["module_keys"])
+        top = [m for m in tree.order if m.name not in in_base]
+        base_part = {k: run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
+        if not top:  # the library alone (a library that is not the workspace): the base is the whole check
+            return _merge(base_part), len(in_base)
+        s = "s" * (len(top) != 1)
+        tree.progress.step(f"Checking your {len(top)} Lean file{s} on top of the library ({len(in_base)} modules, "
+                           f"checked once and cached) with {tree.toolchain.describe()}" if library is not None else
+                           f"Checking {len(top)} module{s} (what changed, what imports it, what the cached base "
+                           f"leaves out) on top of {len(in_base)} unchanged ({tree.toolchain.describe()})")
+        top_olean = work / f"{TOP_MODULE}.olean"
+        top_run = _run(tree, top, work / f"{TOP_MODULE}.lean", olean=top_olean, imports=(BASE_MODULE,),
+                       lean_path=[folder],
+                       audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
+        return _merge(base_part, top_run), len(in_base)
+
+    if library is not None:
+        base = [m for m in tree.order if m.name in library]
+        what = "your files" if len(base) < len(tree.order) else "every workspace"
+        tree.progress.step(f"Checking the library ({len(base)} modules) once, as a base for {what} "
+                           f"({tree.toolchain.describe()}; cached for later checks)")
+    else:
+        before = (cache.latest() or {}).get("module_keys", {})
+        base = [m for m in tree.order if before.get(m.name) == keys[m.name]] or _imported(tree.order, deps)
+        if not base or len(base) == len(tree.order):
+            return None, 0
+        tree.progress.step(f"Checking {len(tree.order)} modules with {tree.toolchain.describe()}: "
+                           f"{len(base)} as a base for later checks (cached), then the other "
+                           f"{len(tree.order) - len(base)} on top of it, in one Lean run")
+    in_base = {m.name for m in base}
     top = [m for m in tree.order if m.name not in in_base]
-    base_part = {k: run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
-    if not top:  # the library alone (a library that is not the workspace): the base is the whole check
-        return _merge(base_part), len(in_base)
-    s = "s" * (len(top) != 1)
-    tree.progress.step(f"Checking your {len(top)} Lean file{s} on top of the library ({len(in_base)} modules, "
-                       f"checked once and cached) with {tree.toolchain.describe()}" if library is not None else
-                       f"Checking {len(top)} changed module{s} and what imports them, on top of "
-                       f"{len(in_base)} unchanged ({tree.toolchain.describe()})")
-    top_olean = work / f"{TOP_MODULE}.olean"
-    top_run = _run(tree, top, work / f"{TOP_MODULE}.lean", olean=top_olean, imports=(BASE_MODULE,),
-                   lean_path=[folder], audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
-    return _merge(base_part, top_run), len(in_base)
+    staging = cache.staging()
+    base_olean, top_olean = staging / f"{BASE_MODULE}.olean", work / f"{TOP_MODULE}.olean"
+    try:
+        jobs = [Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean)]
+        written = [_write(tree, base, jobs[0].lean_file, base_olean)]
+        if top:
+            jobs.append(Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean))
+            written.append(_write(tree, top, jobs[1].lean_file, top_olean, imports=(BASE_MODULE,)))
+        with Ticker(tree.progress, "  elaborating"):
+            outcomes = run_jobs(tree.toolchain, jobs, work, tree.timeout, lean_path=[staging])
+        base_run = _interpret(tree, base, written[0], outcomes[0].code, outcomes[0].messages, olean=base_olean)
+        if not base_run["ok"]:  # the full check reports the problems
+            first = base_run["problems"][0] if base_run["problems"] else {}
+            tree.progress.step("  the base did not check cleanly" + (f" ({Problem(**first)})" if first else "")
+                               + "; checking everything in one run")
+            return None, 0
+        folder = cache.store_base(staging, cache.base_key({m.name: keys[m.name] for m in base}),
+                                  dict(base_run, module_keys={m.name: keys[m.name] for m in base}))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    base_part = {k: base_run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
+    if not top:
+        return _merge(base_part), 0
+    if outcomes[1] is None:
+        raise ToolchainError("the check's driver did not check the modules on top of the base")
+    top_run = _interpret(tree, top, written[1], outcomes[1].code, outcomes[1].messages, olean=top_olean,
+                         audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
+    return _merge(base_part, top_run), 0
+
+
+def _imported(order: list[Module], deps: dict[str, list[str]]) -> list[Module]:
+    """The modules that a module with declarations imports, directly or not
+    (in import order): those an edit is least likely to touch first."""
+    inner = {d for m in order if m.scan.declarations for d in deps.get(m.name, [])}
+    for m in reversed(order):  # importers come after what they import
+        if m.name in inner:
+            inner.update(deps.get(m.name, []))
+    return [m for m in order if m.name in inner]
 
 
 def _closure(deps: dict[str, list[str]]) -> dict[str, set[str]]:

@@ -183,13 +183,27 @@ class WasmToolchain(Toolchain):
         return True
 
     def command(self, lean_file, workdir, olean=None, lean_path=()):
+        env = self._env(lean_path, [workdir, lean_file.parent] + ([olean.parent] if olean is not None else []))
+        out = ["-o", str(olean)] if olean is not None else []
+        return [*self._node, "--json", *out, str(lean_file)], env
+
+    def driver_command(self, driver: Path, args: list[str], workdir: Path, lean_path=(), mounts=()
+                       ) -> tuple[list[str], dict[str, str]]:
+        """argv and environment that run the Lean program ``driver`` with
+        ``lean --run`` (:mod:`pysym.lean.driver`); ``mounts``: further folders
+        it reads or writes."""
+        env = self._env(lean_path, [workdir, driver.parent, *mounts])
+        return [*self._node, "--run", str(driver), *args], env
+
+    @property
+    def _node(self) -> list[str]:
+        return [str(self.node), "--stack-size=65500", str(self.glue)]
+
+    def _env(self, lean_path, folders) -> dict[str, str]:
         env = dict(os.environ)
         env["LEAN_PATH"] = ":".join([str(self.lib), *map(str, lean_path)])
-        mounts = [self.root, workdir, lean_file.parent, *lean_path] + ([olean.parent] if olean is not None else [])
-        env[glue.MOUNTS_ENV] = ":".join(glue.mounts_for(mounts))
-        out = ["-o", str(olean)] if olean is not None else []
-        argv = [str(self.node), "--stack-size=65500", str(self.glue), "--json", *out, str(lean_file)]
-        return argv, env
+        env[glue.MOUNTS_ENV] = ":".join(glue.mounts_for([self.root, *folders, *lean_path]))
+        return env
 
 
 # --------------------------------------------------------------------------- selection

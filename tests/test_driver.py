@@ -1,0 +1,93 @@
+"""The driver that checks several Lean files in one Lean process (:mod:`pysym.lean.driver`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pysym.errors import ToolchainError
+from pysym.lean.driver import Job, run_jobs, split_output
+
+A, B = Path("/w/A.lean"), Path("/w/B.lean")
+
+
+def message(file: Path, severity: str = "error", text: str = "oops") -> str:
+    return json.dumps({"severity": severity, "pos": {"line": 1, "column": 0}, "data": text,
+                       "fileName": str(file)})
+
+
+def test_each_job_gets_the_messages_printed_before_its_mark():
+    out = "\n".join([
+        message(A, text="the driver's own elaboration, before the start mark: not a job's"),
+        "moe-theory-driver N start",
+        message(A, "warning"), "moe-theory-driver N ok /w/A.lean",
+        message(B), message(B, "information"), "moe-theory-driver N failed /w/B.lean",
+        "moe-theory-driver N done",
+    ])
+    a, b = split_output(out, "N", [A, B])
+    assert (a.code, [m["severity"] for m in a.messages]) == (0, ["warning"])
+    assert (b.code, [m["severity"] for m in b.messages]) == (1, ["error", "information"])
+
+
+def test_a_failed_job_leaves_the_later_ones_unrun():
+    out = "moe-theory-driver N start\n" + message(A) + "\nmoe-theory-driver N failed /w/A.lean\nmoe-theory-driver N done"
+    first, second = split_output(out, "N", [A, B])
+    assert first.code == 1 and second is None
+
+
+def test_marks_without_the_runs_nonce_are_not_marks():
+    """A line that looks like a mark but carries another nonce (say, printed
+    by the file being checked) neither ends a job nor counts as a message."""
+    out = "\n".join(["moe-theory-driver N start", message(A),
+                     "moe-theory-driver GUESS ok /w/A.lean",
+                     "moe-theory-driver N failed /w/A.lean", "moe-theory-driver N done"])
+    (only,) = split_output(out, "N", [A])
+    assert only.code == 1 and len(only.messages) == 1
+
+
+@pytest.mark.parametrize("lines", [
+    ["moe-theory-driver N ok /w/A.lean"],  # before the start mark
+    ["moe-theory-driver N start", "moe-theory-driver N ok /w/B.lean"],  # another job's file
+    ["moe-theory-driver N start", "moe-theory-driver N maybe /w/A.lean"],
+    ["moe-theory-driver N start", message(B), "moe-theory-driver N ok /w/A.lean"],  # a message about B in A's job
+])
+def test_output_out_of_order_is_a_toolchain_error(lines):
+    with pytest.raises(ToolchainError):
+        split_output("\n".join(lines + ["moe-theory-driver N done"]), "N", [A, B])
+
+
+@pytest.mark.lean
+def test_the_driver_runs_each_file_as_lean_does_and_stops_at_a_failure(toolchain, tmp_path):
+    """With the real toolchain: a file with an error fails (status 1, its
+    error, no ``.olean`` written) and the file that builds on it is not run;
+    a clean file passes and writes its ``.olean``."""
+    if not getattr(toolchain, "reads_oleans", False):
+        pytest.skip("the driver is used with the registry (wasm) toolchain only")
+    good, bad = tmp_path / "Good.lean", tmp_path / "Bad.lean"
+    good.write_text("theorem good : 1 + 1 = 2 := rfl\n")
+    bad.write_text("theorem bad : 1 + 1 = 3 := by decide\n")
+    first = run_jobs(toolchain, [Job("Good", good, tmp_path / "Good.olean"),
+                                 Job("Bad", bad, tmp_path / "Bad.olean"),
+                                 Job("After", good, tmp_path / "After.olean")], tmp_path, 600)
+    assert first[0].code == 0 and not [m for m in first[0].messages if m["severity"] == "error"]
+    assert (tmp_path / "Good.olean").is_file()
+    assert first[1].code == 1 and any(m["severity"] == "error" and m["pos"]["line"] == 1
+                                      for m in first[1].messages)
+    assert not (tmp_path / "Bad.olean").exists() and first[2] is None
+
+
+def test_private_prefixes_are_removed_from_names_only():
+    """The statements of a file checked on top of a base are printed with
+    ``pp.privateNames`` and the prefixes of the two generated files removed
+    (:func:`pysym.lean.combined.unprivate`); text inside string literals,
+    escaped quotes included, and other files' prefixes stay as Lean printed them."""
+    from pysym.lean.combined import unprivate
+
+    mods = ("MoeTheoryBase", "MoeTheoryTop")
+    assert unprivate("_private.MoeTheoryTop.0.t : _private.MoeTheoryBase.0.MoeTheory.Mask 3 1", mods) \
+        == "t : MoeTheory.Mask 3 1"
+    literal = '"a \\" _private.MoeTheoryBase.0.x" = s ∧ `_private.MoeTheoryBase.0.y = n'
+    assert unprivate(literal, mods) == literal
+    assert unprivate("_private.Other.0.z = _private.MoeTheoryBase.0.z", mods) == "_private.Other.0.z = z"
