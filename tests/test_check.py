@@ -148,6 +148,9 @@ def test_incremental_plans(tmp_path, monkeypatch):
 
     def stand_in_run(tree, modules, lean_file, *, olean, imports=(), **kwargs):
         runs.append([(names_of(modules), "on a base" if imports else "alone")])
+        if olean is not None:
+            olean.parent.mkdir(parents=True, exist_ok=True)
+            olean.write_bytes(b"")
         return outcome(names_of(modules))
 
     def stand_in_jobs(toolchain, jobs, workdir, timeout, lean_path=()):
@@ -208,6 +211,14 @@ def test_incremental_plans(tmp_path, monkeypatch):
     c.write_text("def c : Nat := 7\n")  # a new base of A and B, which does not check cleanly: then one run
     result, plan = check()
     assert plan == [[(["A", "B"], "alone")], everything] and not result.ok
+
+    failing.clear()
+    # a library that is not the workspace: all of it is one base, kept in the user cache, checked as one file
+    monkeypatch.setenv("MOE_THEORY_CACHE", str(tmp_path / "user-cache"))
+    result, plan = check(shared_library=True, build=tmp_path / "elsewhere")
+    assert plan == [everything] and result.ok and result.reused == 0
+    result, plan = check(shared_library=True, build=tmp_path / "elsewhere-too")  # another workspace
+    assert plan == [] and result.ok and result.reused == 4
 
 
 # Each module plants something layer 2 (the axiom audit of the .olean) must catch on

@@ -459,14 +459,17 @@ def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], deps: dict
     staging = cache.staging()
     base_olean, top_olean = staging / f"{BASE_MODULE}.olean", work / f"{TOP_MODULE}.olean"
     try:
-        jobs = [Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean)]
-        written = [_write(tree, base, jobs[0].lean_file, base_olean)]
-        if top:
-            jobs.append(Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean))
-            written.append(_write(tree, top, jobs[1].lean_file, top_olean, imports=(BASE_MODULE,)))
-        with Ticker(tree.progress, "  elaborating"):
-            outcomes = run_jobs(tree.toolchain, jobs, work, tree.timeout, lean_path=[staging])
-        base_run = _interpret(tree, base, written[0], outcomes[0].code, outcomes[0].messages, olean=base_olean)
+        if not top:  # the library alone: one file, no driver needed
+            base_run = _run(tree, base, staging / f"{BASE_MODULE}.lean", olean=base_olean)
+        else:
+            jobs = [Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean),
+                    Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean)]
+            written = [_write(tree, base, jobs[0].lean_file, base_olean),
+                       _write(tree, top, jobs[1].lean_file, top_olean, imports=(BASE_MODULE,))]
+            with Ticker(tree.progress, "  elaborating"):
+                outcomes = run_jobs(tree.toolchain, jobs, work, tree.timeout, lean_path=[staging])
+            base_run = _interpret(tree, base, written[0], outcomes[0].code, outcomes[0].messages,
+                                  olean=base_olean)
         if not base_run["ok"]:  # the full check reports the problems
             first = base_run["problems"][0] if base_run["problems"] else {}
             tree.progress.step("  the base did not check cleanly" + (f" ({Problem(**first)})" if first else "")
