@@ -366,6 +366,7 @@ def check_project(
         problems.extend(lake_problems)
     decls = {m.name: m.scan.declarations for m in order}
     where = {d.name: (m.name, m.relpath, d.line, d.private) for m in order for d in decls[m.name] if d.name}
+    problems.extend(_declared_twice(order))
     theorems = {d.name: m for m in order for d in decls[m.name] if d.kind == "theorem" and d.name}
     n_decls = sum(len(v) for v in decls.values())
 
@@ -487,6 +488,26 @@ def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], deps: dict
     top_run = _interpret(tree, top, written[1], outcomes[1].code, outcomes[1].messages, olean=top_olean,
                          audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
     return _merge(base_part, top_run), 0
+
+
+def _declared_twice(order: list[Module]) -> list[Problem]:
+    """A name declared (not ``private``) in two modules, which ``lake build``
+    rejects.  Checked on the sources, so that every path of the check fails
+    alike: one combined file fails on it in Lean, but a module checked on top
+    of a base would not (the base's declarations are private to its file)."""
+    first: dict[str, Module] = {}
+    out = []
+    for m in order:
+        for d in m.scan.declarations:
+            if not d.name or d.private:
+                continue
+            if d.name in first and first[d.name] is not m:
+                other = first[d.name]
+                line = next(x.line for x in other.scan.declarations if x.name == d.name and not x.private)
+                out.append(Problem(m.relpath, d.line, 0, f"`{d.name}` is already declared in {other.relpath}:{line}; "
+                                                         "`lake build` rejects a second declaration of a name"))
+            first.setdefault(d.name, m)
+    return out
 
 
 def _imported(order: list[Module], deps: dict[str, list[str]]) -> list[Module]:
