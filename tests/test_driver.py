@@ -91,3 +91,18 @@ def test_private_prefixes_are_removed_from_names_only():
     literal = '"a \\" _private.MoeTheoryBase.0.x" = s ∧ `_private.MoeTheoryBase.0.y = n'
     assert unprivate(literal, mods) == literal
     assert unprivate("_private.Other.0.z = _private.MoeTheoryBase.0.z", mods) == "_private.Other.0.z = z"
+
+
+def test_a_character_literal_quote_does_not_flip_what_counts_as_a_string():
+    """Red-team finding: Lean prints ``'"'`` as ``'\\"'``; a reading of string
+    literals that ignored character literals took that quote as the start of
+    a string, and removed a prefix *inside* the next string literal, so a
+    theorem about ``"_private.MoeTheoryTop.0.x" ≠ "x"`` was reported as
+    proving ``"x" ≠ "x"``.  Lean's tokenizer decides what is a literal."""
+    from pysym.lean.combined import unprivate
+
+    mods = ("MoeTheoryBase", "MoeTheoryTop")
+    printed = "_private.MoeTheoryTop.0.evil : '\\\"'.toNat = 34 ∧ \"_private.MoeTheoryTop.0.x\" ≠ \"x\""
+    assert unprivate(printed, mods) == "evil : '\\\"'.toNat = 34 ∧ \"_private.MoeTheoryTop.0.x\" ≠ \"x\""
+    # text that does not tokenize is refused (None), never guessed at
+    assert unprivate("_private.MoeTheoryTop.0.t : \"unterminated", mods) is None

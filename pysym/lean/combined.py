@@ -233,7 +233,11 @@ def classify(combined: Combined, messages: list[dict]):
             if sev == "error":
                 tail_errors.append(f"{name}: {data}")
             elif what == "check":
-                statements[name] = one_line(unprivate(data, combined.private_modules))
+                text = unprivate(data, combined.private_modules)
+                if text is None:
+                    tail_errors.append(f"{name}: the statement Lean printed does not read back as Lean tokens")
+                else:
+                    statements[name] = one_line(text)
             elif what == "axioms":
                 axioms[name] = _parse_axioms(data)
             continue
@@ -256,21 +260,43 @@ def classify(combined: Combined, messages: list[dict]):
     return problems, warnings, statements, axioms, tail_errors
 
 
-def unprivate(text: str, modules: tuple[str, ...]) -> str:
-    """``text`` without the private prefixes ``_private.M.0.`` of the files
-    ``modules`` in front of names; string literals are left as they are.
+def unprivate(text: str, modules: tuple[str, ...]) -> str | None:
+    r"""``text`` without the private prefixes ``_private.M.0.`` of the files
+    ``modules`` in front of names.  Literals (strings, characters, name
+    literals) and comments are found with Lean's tokenizer
+    (:mod:`pysym.lean.lexer`) and left as they are; ``None`` when ``text``
+    does not tokenize (the caller then refuses the statement).  (A private
+    name is not Lean syntax -- ``.0.e`` reads as a number -- so each prefix
+    is tokenized with its ``0`` read as a letter, which keeps every offset.)
 
-    >>> unprivate('_private.Top.0.t : _private.Base.0.bar = x_private.Base.0.y', ("Base", "Top"))
+    >>> unprivate("_private.Top.0.t : _private.Base.0.bar = x_private.Base.0.y", ("Base", "Top"))
     't : bar = x_private.Base.0.y'
-    >>> unprivate('"_private.Base.0.s".length = 18 ∧ f _private.Base.0.s = "a"', ("Base",))
-    '"_private.Base.0.s".length = 18 ∧ f s = "a"'
+    >>> print(unprivate("'\\\"'.toNat = 34 ∧ \"_private.Base.0.e\" ≠ _private.Base.0.e", ("Base",)))
+    '\"'.toNat = 34 ∧ "_private.Base.0.e" ≠ e
     """
+    from pysym.lean.lexer import LexError, tokenize
+
     if not modules:
         return text
     alts = "|".join(re.escape(m) for m in modules)
-    prefix = re.compile(rf"(?<![\w.'!?«»`])_private\.(?:{alts})\.0\.")
-    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)  # odd-numbered parts: string literals
-    return "".join(part if i % 2 else prefix.sub("", part) for i, part in enumerate(parts))
+    found = [(m.start(), m.end()) for m in re.finditer(rf"(?<![\w.'!?«»`])_private\.(?:{alts})\.0\.", text)]
+    if not found:
+        return text
+    readable = list(text)
+    for _, end in found:
+        readable[end - 2] = "o"
+    try:
+        toks = tokenize("".join(readable))
+    except LexError:
+        return None
+    literal = [(t.start, t.end) for t in toks if t.kind in ("string", "char", "name", "istr", "doc", "comment")]
+    out, at = [], 0
+    for start, end in found:
+        if not any(a <= start < b for a, b in literal):
+            out.append(text[at:start])
+            at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def one_line(text: str) -> str:
