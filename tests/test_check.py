@@ -427,16 +427,20 @@ def test_every_command_explains_itself(args):
 
 
 def test_a_name_declared_in_two_modules_is_refused_before_lean_runs(tmp_path):
-    """``lake build`` rejects it; one combined file fails on it in Lean, but a
-    module checked on top of a base would not (the base's declarations are
-    private to its file), so the sources are checked for it on every path.
-    Private declarations of the same name in two modules are fine."""
+    """Not private in both: ``lake build`` rejects it.  Private in one of
+    them (a red-team case): ``lake build`` accepts it, but one combined file
+    fails on it in Lean while a module checked on top of a base did not, and
+    the audits know declarations by name; so the sources are checked for both
+    on every path, before Lean runs."""
     root = write_project(tmp_path, {
         "MoeTheory.A": "namespace MoeTheory\ndef dup : Nat := 1\nprivate def mine : Nat := 1\nend MoeTheory\n",
-        "MoeTheory.B": "import MoeTheory.A\nnamespace MoeTheory\nprivate def mine : Nat := 2\n\n"
+        "MoeTheory.B": "import MoeTheory.A\nnamespace MoeTheory\ndef mine : Nat := 2\n\n"
                        "def dup : Nat := 2\nend MoeTheory\n"})
     result = check_project(root, toolchain=_StandIn(), progress=QUIET)
     assert not result.ok and not result.lean_ran
     assert [str(p) for p in result.problems] == [
+        "MoeTheory/B.lean:3:0: `MoeTheory.mine` is already declared in MoeTheory/A.lean:3; one of them is private, "
+        "which `lake build` accepts, but the check knows declarations by name and cannot tell the two apart: "
+        "rename one",
         "MoeTheory/B.lean:5:0: `MoeTheory.dup` is already declared in MoeTheory/A.lean:2; "
         "`lake build` rejects a second declaration of a name"]

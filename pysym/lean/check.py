@@ -491,22 +491,25 @@ def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], deps: dict
 
 
 def _declared_twice(order: list[Module]) -> list[Problem]:
-    """A name declared (not ``private``) in two modules, which ``lake build``
-    rejects.  Checked on the sources, so that every path of the check fails
-    alike: one combined file fails on it in Lean, but a module checked on top
-    of a base would not (the base's declarations are private to its file)."""
-    first: dict[str, Module] = {}
+    """A name declared in two modules.  Not ``private`` in both: ``lake
+    build`` rejects it.  ``private`` in one or both: ``lake build`` accepts
+    it, but the check cannot tell the two apart (one combined file fails on
+    it in Lean, a module checked on top of a base does not, and the audits
+    know declarations by name), so it refuses it on every path alike."""
+    first: dict[str, tuple[Module, object]] = {}
     out = []
     for m in order:
         for d in m.scan.declarations:
-            if not d.name or d.private:
+            if not d.name:
                 continue
-            if d.name in first and first[d.name] is not m:
-                other = first[d.name]
-                line = next(x.line for x in other.scan.declarations if x.name == d.name and not x.private)
-                out.append(Problem(m.relpath, d.line, 0, f"`{d.name}` is already declared in {other.relpath}:{line}; "
-                                                         "`lake build` rejects a second declaration of a name"))
-            first.setdefault(d.name, m)
+            if d.name in first and first[d.name][0] is not m:
+                other, od = first[d.name]
+                why = ("`lake build` rejects a second declaration of a name" if not (d.private or od.private) else
+                       "one of them is private, which `lake build` accepts, but the check knows declarations by "
+                       "name and cannot tell the two apart: rename one")
+                out.append(Problem(m.relpath, d.line, 0,
+                                   f"`{d.name}` is already declared in {other.relpath}:{od.line}; {why}"))
+            first.setdefault(d.name, (m, d))
     return out
 
 
