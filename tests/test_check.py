@@ -86,8 +86,8 @@ def test_a_users_file_is_checked_on_top_of_the_library(real_check, toolchain, tm
 def test_incremental_checks_reuse_unchanged_modules_and_keep_the_verdict(toolchain, tmp_path):
     """Cold check (one Lean process: the imported module as a base, the
     other on top); an edit with an error (reuses that base, re-checks only
-    the edited module); a revert (a cache hit).  Two small Lean runs in all.  (Which modules each run gets, in more cases:
-    ``test_incremental_plans``; a check that reuses a base and passes, with
+    the edited module); a revert (a cache hit).  Two small Lean runs in all.
+    (Which modules each run gets, in more cases: ``test_incremental_plans``; a check that reuses a base and passes, with
     the statements, axioms and uses of the module checked on top: ``real_check``.)"""
     root = write_project(tmp_path, BROKEN)
     bad = root / "MoeTheory" / "TypeError.lean"
@@ -130,10 +130,11 @@ def test_incremental_plans(tmp_path, monkeypatch):
     last check become the new base, again with the rest on top in the same
     process.  A base that does not check cleanly is not used (one run of
     everything, which reports the problems); ``--no-cache`` is one run."""
-    import pysym.lean.check as check_module
+    import pysym.lean.driver as driver_module
+    import pysym.lean.runs as runs_module
     from pysym.lean.driver import Outcome
 
-    runs, failing, written = [], set(), {}
+    planned, failing, written = [], set(), {}
 
     def names_of(modules):
         return sorted(m.name.removeprefix("MoeTheory.") for m in modules)
@@ -147,7 +148,7 @@ def test_incremental_plans(tmp_path, monkeypatch):
                 "problems": [{"path": "x", "line": 1, "col": 0, "message": "planted"}] if set(names) & failing else []}
 
     def stand_in_run(tree, modules, lean_file, *, olean, imports=(), **kwargs):
-        runs.append([(names_of(modules), "on a base" if imports else "alone")])
+        planned.append([(names_of(modules), "on a base" if imports else "alone")])
         if olean is not None:
             olean.parent.mkdir(parents=True, exist_ok=True)
             olean.write_bytes(b"")
@@ -160,18 +161,18 @@ def test_incremental_plans(tmp_path, monkeypatch):
             done.append(Outcome(0 if not set(written[j.lean_file][0]) & failing else 1, []))
             if done[-1].code:
                 break
-        runs.append([written[j.lean_file] for j in jobs[:len(done)]])  # the jobs that ran
+        planned.append([written[j.lean_file] for j in jobs[:len(done)]])  # the jobs that ran
         return done + [None] * (len(jobs) - len(done))
 
     def stand_in_interpret(tree, modules, combined, code, messages, *, olean, audit=None):
         assert code == (1 if set(names_of(modules)) & failing else 0)
         return outcome(names_of(modules))
 
-    real_write = check_module._write
-    monkeypatch.setattr(check_module, "_write", record_write)
-    monkeypatch.setattr(check_module, "_run", stand_in_run)
-    monkeypatch.setattr(check_module, "run_jobs", stand_in_jobs)
-    monkeypatch.setattr(check_module, "_interpret", stand_in_interpret)
+    real_write = runs_module.write
+    monkeypatch.setattr(runs_module, "write", record_write)
+    monkeypatch.setattr(runs_module, "run", stand_in_run)
+    monkeypatch.setattr(driver_module, "run_jobs", stand_in_jobs)
+    monkeypatch.setattr(runs_module, "interpret", stand_in_interpret)
     # A is imported by B; C stands alone; the root MoeTheory.lean imports all three
     root = write_project(tmp_path, {"MoeTheory.A": "def a : Nat := 1\n",
                                     "MoeTheory.B": "import MoeTheory.A\ndef b : Nat := a\n",
@@ -180,9 +181,9 @@ def test_incremental_plans(tmp_path, monkeypatch):
     everything = [(["A", "B", "C", "MoeTheory"], "alone")]
 
     def check(**kwargs):
-        runs.clear()
+        planned.clear()
         result = check_project(root, toolchain=_StandIn(), progress=QUIET, **kwargs)
-        return result, list(runs)
+        return result, list(planned)
 
     result, plan = check()  # A is imported by B: it is the base
     assert plan == [[(["A"], "alone"), (["B", "C", "MoeTheory"], "on a base")]] and result.reused == 0

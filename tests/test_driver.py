@@ -32,7 +32,8 @@ def test_each_job_gets_the_messages_printed_before_its_mark():
 
 
 def test_a_failed_job_leaves_the_later_ones_unrun():
-    out = "moe-theory-driver N start\n" + message(A) + "\nmoe-theory-driver N failed /w/A.lean\nmoe-theory-driver N done"
+    out = "\n".join(["moe-theory-driver N start", message(A), "moe-theory-driver N failed /w/A.lean",
+                     "moe-theory-driver N done"])
     first, second = split_output(out, "N", [A, B])
     assert first.code == 1 and second is None
 

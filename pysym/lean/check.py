@@ -21,19 +21,20 @@ How a check runs:
    ``lake build`` would not let the module see (not imported, or private to
    another module), so that sharing a file changes nothing.
 
-**Incremental checks** (:mod:`pysym.lean.cache`).  Lean's results are cached
-by tree, several at a time, so an unchanged or reverted tree re-checks
-without Lean.  A check with the cache builds a *base*: a combined file of
-modules compiled to ``MoeTheoryBase.olean`` and cached, with the other
-modules checked on top of it, in a file that reads the base with ``import
-all``; both in one Lean process (:mod:`pysym.lean.driver`), which costs about
-what one combined file of everything costs.  On a first check the base holds
-the modules that other modules import; after an edit, a cached base whose
-modules are all unchanged is reused, so only the modules outside it are
-elaborated; when none fits, the modules unchanged since the last check
-become the new base.  The verdict is the same as a full check's: the same
-wrapper, the same audits, statements printed the same way, and the
-visibility audit holds every module to what it imports.
+**Incremental checks** (:mod:`pysym.lean.incremental`, :mod:`pysym.lean.cache`).
+Lean's results are cached by tree, several at a time, so an unchanged or
+reverted tree re-checks without Lean.  A check with the cache builds a
+*base*: a combined file of modules compiled to ``MoeTheoryBase.olean`` and
+cached, with the other modules checked on top of it, in a file that reads
+the base with ``import all``; both in one Lean process
+(:mod:`pysym.lean.driver`), which costs about what one combined file of
+everything costs.  On a first check the base holds the modules that other
+modules import; after an edit, a cached base whose modules are all unchanged
+is reused, so only the modules outside it are elaborated; when none fits,
+the modules unchanged since the last check become the new base.  The verdict
+is the same as a full check's: the same wrapper, the same audits,
+statements printed the same way, and the visibility audit holds every
+module to what it imports.
 
 **A library that is not the workspace** (the read-only copy inside the
 installed package, or a checkout used from another folder: see
@@ -45,33 +46,29 @@ and the cache of results go to the workspace's ``build/``.
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pysym.errors import ProjectError, ToolchainError
-from pysym.lean import source
-from pysym.lean.cache import BASE_MODULE, LeanCache, module_keys
-from pysym.lean.combined import Combined, classify, combine, one_line, parse_messages
-from pysym.lean.driver import Job, run_jobs
+from pysym.errors import ProjectError
+from pysym.lean import runs, source
+from pysym.lean.cache import LeanCache, module_keys
+from pysym.lean.combined import classify, combine, one_line, parse_messages
 from pysym.lean.gate import scan_lakefile
-from pysym.lean.process import run_lean_process
-from pysym.lean.produced import audit_axioms, declaration_uses, visibility_problems
+from pysym.lean.incremental import incremental
+from pysym.lean.produced import visibility_problems
+from pysym.lean.runs import run_lean
 from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain, find_toolchain
-from pysym.paths import build_dir, cache_dir, write_atomic
-from pysym.progress import Progress, Ticker
+from pysym.paths import build_dir, cache_dir
+from pysym.progress import Progress
 from pysym.schemas import format_fields
 
 __all__ = ["CheckResult", "check_project", "order_modules", "combine", "classify", "one_line",
            "parse_messages", "lean_options", "run_lean"]
 
 CHECKER_VERSION = 7
-STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 DEFAULT_TIMEOUT = 1800
-TOP_MODULE = "MoeTheoryTop"
 FULL_MODULE = "MoeTheoryCheck"
 
 
@@ -208,121 +205,6 @@ def lakefile_digest(root: Path) -> str:
 
 
 
-# --------------------------------------------------------------------------- one Lean run
-
-
-def run_lean(toolchain: Toolchain, lean_file: Path, timeout: float, olean: Path | None = None,
-             lean_path=()) -> tuple[int, str, str]:
-    """Run Lean on ``lean_file`` in its own process group; it never outlives
-    this call, even when the command is interrupted (:mod:`pysym.lean.process`)."""
-    argv, env = toolchain.command(lean_file, lean_file.parent, olean, lean_path)
-    return run_lean_process(argv, env, lean_file.parent, timeout)
-
-
-@dataclass
-class _Tree:
-    """What every run of one check shares."""
-
-    order: list[Module]
-    options: list[tuple[str, str]]
-    toolchain: Toolchain
-    timeout: float
-    progress: Progress
-    where: dict  # declaration -> (module, path, line, private)
-    theorems: dict  # theorem -> Module
-
-    def names(self, modules: list[Module]) -> list[str]:
-        mods = {m.name for m in modules}
-        return [n for n, m in self.theorems.items() if m.name in mods]
-
-
-def _write(tree: _Tree, modules: list[Module], lean_file: Path, olean: Path | None, imports=()) -> Combined:
-    """Write the combined file of ``modules`` (removing stale ``olean`` files)."""
-    names = tree.names(modules)
-    combined = combine(modules, tree.options, names, imports=imports, name=lean_file.stem,
-                       print_axioms=names if tree.toolchain.supports_print_axioms else ())
-    write_atomic(lean_file, combined.text)
-    if olean is not None:
-        for stale in olean.parent.glob(olean.name + "*"):
-            stale.unlink()
-    return combined
-
-
-def _run(tree: _Tree, modules: list[Module], lean_file: Path, *, olean: Path | None,
-         audit: dict[str, Path] | None = None, imports=(), lean_path=()) -> dict:
-    """Elaborate ``modules`` as one combined file in one Lean run; return
-    Lean's part of the result for them (see :func:`_interpret`)."""
-    combined = _write(tree, modules, lean_file, olean, imports)
-    with Ticker(tree.progress, "  elaborating"):
-        code, out, err = run_lean(tree.toolchain, lean_file, tree.timeout, olean, lean_path)
-    messages = parse_messages(out)
-    if code not in (0, 1) or (code == 1 and not any(m.get("severity") == "error" for m in messages)):
-        tail = "\n".join((err or out).strip().splitlines()[-15:])
-        raise ToolchainError(f"Lean exited with status {code} without reporting an error; "
-                             f"its last output:\n{tail}")
-    return _interpret(tree, modules, combined, code, messages, olean=olean, audit=audit)
-
-
-def _interpret(tree: _Tree, modules: list[Module], combined: Combined, code: int, messages: list[dict], *,
-               olean: Path | None, audit: dict[str, Path] | None = None) -> dict:
-    """Lean's part of the result for ``modules`` (problems, warnings,
-    statements, axioms, uses) from the run of ``combined``: its exit status
-    (0 or 1) and messages, and the ``.olean`` it wrote (with ``audit``, the
-    compiled files it builds on as well)."""
-    tc = tree.toolchain
-    names = tree.names(modules)
-    if code == 1 and not any(m.get("severity") == "error" for m in messages):
-        raise ToolchainError(f"Lean reported a failure of {olean or 'the check'} without an error message")
-    problems, warnings, raw, axioms, tail_errors = classify(combined, messages)
-    statements = {}
-    for name, text in sorted(raw.items()):
-        for prefix in (f"{name} : ", f"@{name} : "):
-            if text.startswith(prefix):
-                text = text[len(prefix):]
-                break
-        m = tree.theorems[name]
-        statements[name] = {"statement": text, "module": m.name, "path": m.relpath,
-                            "line": tree.where[name][2]}
-    if not problems:
-        problems.extend(Problem("<statement extraction>", 0, 0, e) for e in tail_errors)
-        for name in names:
-            if name not in statements and not tail_errors:
-                problems.append(Problem(tree.theorems[name].relpath, tree.where[name][2], 0,
-                                        f"Lean did not report the statement of `{name}`: it was not elaborated"))
-    for name, used in sorted(axioms.items()):
-        extra = [a for a in used if a not in STANDARD_AXIOMS]
-        if extra:
-            problems.append(Problem(tree.theorems[name].relpath, tree.where[name][2], 0,
-                                    f"`{name}` depends on non-standard axioms {extra}"))
-    uses: dict[str, list[str]] = {}
-    if olean is not None and code == 0:
-        ours = {m.name for m in modules}
-        audited, found = audit_axioms(audit or {olean.stem: olean}, tc.lib, tree.where)
-        problems.extend(p for p in found if p.path in {m.relpath for m in modules} or p.path.startswith("<"))
-        axioms = {n: audited[n] for n in names if n in audited}
-        declared = {d for d, w in tree.where.items() if w[0] in ours}
-        uses = {d: u for d, u in declaration_uses(list((audit or {olean.stem: olean}).values()),
-                                                  set(tree.where)).items() if d in declared}
-    return {
-        "ok": code == 0 and not problems,
-        "problems": [p.__dict__ for p in sorted(set(problems))],
-        "warnings": [p.__dict__ for p in sorted(set(warnings))],
-        "statements": statements,
-        "axioms": axioms,
-        "uses": uses,
-    }
-
-
-def _merge(*runs: dict) -> dict:
-    out = {"problems": [], "warnings": [], "statements": {}, "axioms": {}, "uses": {}}
-    for r in runs:
-        out["problems"] += r["problems"]
-        out["warnings"] += r["warnings"]
-        for k in ("statements", "axioms", "uses"):
-            out[k].update(r[k])
-    return out
-
-
 # --------------------------------------------------------------------------- the check
 
 
@@ -394,100 +276,23 @@ def check_project(
     if use_cache and _gate and (hit := cache.result(tree_key)) is not None:
         return result(hit["lean"], time.monotonic() - t0, cached=True)
 
-    tree = _Tree(order, options, toolchain, timeout, progress, where, theorems)
+    tree = runs.Tree(order, options, toolchain, timeout, progress, where, theorems)
     work = build / "lean" / "work"
     lean, reused = None, 0
     if use_cache and _gate and toolchain.reads_oleans:
         library = {m.name for m in modules} if shared else None
-        lean, reused = _incremental(tree, cache, keys, deps, work, library)
+        lean, reused = incremental(tree, cache, keys, deps, work, library)
     if lean is None:
         progress.step(f"Checking {len(order)} modules with {toolchain.describe()} "
                       "(one Lean run; start-up alone takes about 5 s with the wasm build)")
         olean = work / f"{FULL_MODULE}.olean" if toolchain.reads_oleans else None
-        lean = _run(tree, order, work / f"{FULL_MODULE}.lean", olean=olean)
+        lean = runs.run(tree, order, work / f"{FULL_MODULE}.lean", olean=olean)
     lean.pop("ok", None)
     if lean["uses"]:
         lean["problems"] += [p.__dict__ for p in visibility_problems(lean["uses"], where, sees)]
     if _gate:
         cache.store_result(tree_key, lean, keys)
     return result(lean, time.monotonic() - t0, reused=reused)
-
-
-def _incremental(tree: _Tree, cache: LeanCache, keys: dict[str, str], deps: dict[str, list[str]], work: Path,
-                 library: set[str] | None):
-    """Check only what changed, on top of a base of unchanged modules; ``(None,
-    0)`` when there is nothing to build on (then the caller checks in full).
-    With a user's files, the base is the whole ``library``.  Without a cached
-    base, one is built in the same Lean process as the check on top of it
-    (:mod:`pysym.lean.driver`): of the modules unchanged since the last check,
-    or on a first check, of the modules that other modules import, so that
-    the first edit of a module nothing imports already finds a base."""
-    found = (cache.find_base(keys) if library is None
-             else cache.find_base({m: k for m, k in keys.items() if m in library}, whole=True))
-    if found is not None:
-        folder, run = found
-        in_base = set(run["module_keys"])
-        top = [m for m in tree.order if m.name not in in_base]
-        base_part = {k: run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
-        if not top:  # the library alone (a library that is not the workspace): the base is the whole check
-            return _merge(base_part), len(in_base)
-        s = "s" * (len(top) != 1)
-        tree.progress.step(f"Checking your {len(top)} Lean file{s} on top of the library ({len(in_base)} modules, "
-                           f"checked once and cached) with {tree.toolchain.describe()}" if library is not None else
-                           f"Checking {len(top)} module{s} (what changed, what imports it, what the cached base "
-                           f"leaves out) on top of {len(in_base)} unchanged ({tree.toolchain.describe()})")
-        top_olean = work / f"{TOP_MODULE}.olean"
-        top_run = _run(tree, top, work / f"{TOP_MODULE}.lean", olean=top_olean, imports=(BASE_MODULE,),
-                       lean_path=[folder],
-                       audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
-        return _merge(base_part, top_run), len(in_base)
-
-    if library is not None:
-        base = [m for m in tree.order if m.name in library]
-        what = "your files" if len(base) < len(tree.order) else "every workspace"
-        tree.progress.step(f"Checking the library ({len(base)} modules) once, as a base for {what} "
-                           f"({tree.toolchain.describe()}; cached for later checks)")
-    else:
-        before = (cache.latest() or {}).get("module_keys", {})
-        base = [m for m in tree.order if before.get(m.name) == keys[m.name]] or _imported(tree.order, deps)
-        if not base or len(base) == len(tree.order):
-            return None, 0
-        tree.progress.step(f"Checking {len(tree.order)} modules with {tree.toolchain.describe()}: "
-                           f"{len(base)} as a base for later checks (cached), then the other "
-                           f"{len(tree.order) - len(base)} on top of it, in one Lean run")
-    in_base = {m.name for m in base}
-    top = [m for m in tree.order if m.name not in in_base]
-    staging = cache.staging()
-    base_olean, top_olean = staging / f"{BASE_MODULE}.olean", work / f"{TOP_MODULE}.olean"
-    try:
-        if not top:  # the library alone: one file, no driver needed
-            base_run = _run(tree, base, staging / f"{BASE_MODULE}.lean", olean=base_olean)
-        else:
-            jobs = [Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean),
-                    Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean)]
-            written = [_write(tree, base, jobs[0].lean_file, base_olean),
-                       _write(tree, top, jobs[1].lean_file, top_olean, imports=(BASE_MODULE,))]
-            with Ticker(tree.progress, "  elaborating"):
-                outcomes = run_jobs(tree.toolchain, jobs, work, tree.timeout, lean_path=[staging])
-            base_run = _interpret(tree, base, written[0], outcomes[0].code, outcomes[0].messages,
-                                  olean=base_olean)
-        if not base_run["ok"]:  # the full check reports the problems
-            first = base_run["problems"][0] if base_run["problems"] else {}
-            tree.progress.step("  the base did not check cleanly" + (f" ({Problem(**first)})" if first else "")
-                               + "; checking everything in one run")
-            return None, 0
-        folder = cache.store_base(staging, cache.base_key({m.name: keys[m.name] for m in base}),
-                                  dict(base_run, module_keys={m.name: keys[m.name] for m in base}))
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    base_part = {k: base_run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
-    if not top:
-        return _merge(base_part), 0
-    if outcomes[1] is None:
-        raise ToolchainError("the check's driver did not check the modules on top of the base")
-    top_run = _interpret(tree, top, written[1], outcomes[1].code, outcomes[1].messages, olean=top_olean,
-                         audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
-    return _merge(base_part, top_run), 0
 
 
 def _declared_twice(order: list[Module]) -> list[Problem]:
@@ -511,16 +316,6 @@ def _declared_twice(order: list[Module]) -> list[Problem]:
                                    f"`{d.name}` is already declared in {other.relpath}:{od.line}; {why}"))
             first.setdefault(d.name, (m, d))
     return out
-
-
-def _imported(order: list[Module], deps: dict[str, list[str]]) -> list[Module]:
-    """The modules that a module with declarations imports, directly or not
-    (in import order): those an edit is least likely to touch first."""
-    inner = {d for m in order if m.scan.declarations for d in deps.get(m.name, [])}
-    for m in reversed(order):  # importers come after what they import
-        if m.name in inner:
-            inner.update(deps.get(m.name, []))
-    return [m for m in order if m.name in inner]
 
 
 def _closure(deps: dict[str, list[str]]) -> dict[str, set[str]]:

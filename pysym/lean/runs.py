@@ -1,0 +1,139 @@
+"""One Lean run of a combined file, and what the check takes from it.
+
+:func:`write` writes the combined file of some modules
+(:mod:`pysym.lean.combined`); :func:`run` runs Lean on it; :func:`interpret`
+turns Lean's exit status and messages, and the ``.olean`` it wrote, into
+Lean's part of a check's result: problems, warnings, the elaborated
+statements, each theorem's axioms (read from the ``.olean``:
+:mod:`pysym.lean.produced`) and each declaration's uses.  :func:`merge`
+joins the parts of several runs (a base and the modules on top of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pysym.errors import ToolchainError
+from pysym.lean.axioms import STANDARD_AXIOMS
+from pysym.lean.combined import Combined, classify, combine, parse_messages
+from pysym.lean.process import run_lean_process
+from pysym.lean.produced import audit_axioms, declaration_uses
+from pysym.lean.source import Module, Problem
+from pysym.lean.toolchain import Toolchain
+from pysym.paths import write_atomic
+from pysym.progress import Progress, Ticker
+
+__all__ = ["Tree", "run_lean", "write", "run", "interpret", "merge"]
+
+
+def run_lean(toolchain: Toolchain, lean_file: Path, timeout: float, olean: Path | None = None,
+             lean_path=()) -> tuple[int, str, str]:
+    """Run Lean on ``lean_file`` in its own process group; it never outlives
+    this call, even when the command is interrupted (:mod:`pysym.lean.process`)."""
+    argv, env = toolchain.command(lean_file, lean_file.parent, olean, lean_path)
+    return run_lean_process(argv, env, lean_file.parent, timeout)
+
+
+@dataclass
+class Tree:
+    """What every run of one check shares."""
+
+    order: list[Module]
+    options: list[tuple[str, str]]
+    toolchain: Toolchain
+    timeout: float
+    progress: Progress
+    where: dict  # declaration -> (module, path, line, private)
+    theorems: dict  # theorem -> Module
+
+    def names(self, modules: list[Module]) -> list[str]:
+        mods = {m.name for m in modules}
+        return [n for n, m in self.theorems.items() if m.name in mods]
+
+
+def write(tree: Tree, modules: list[Module], lean_file: Path, olean: Path | None, imports=()) -> Combined:
+    """Write the combined file of ``modules`` (removing stale ``olean`` files)."""
+    names = tree.names(modules)
+    combined = combine(modules, tree.options, names, imports=imports, name=lean_file.stem,
+                       print_axioms=names if tree.toolchain.supports_print_axioms else ())
+    write_atomic(lean_file, combined.text)
+    if olean is not None:
+        for stale in olean.parent.glob(olean.name + "*"):
+            stale.unlink()
+    return combined
+
+
+def run(tree: Tree, modules: list[Module], lean_file: Path, *, olean: Path | None,
+         audit: dict[str, Path] | None = None, imports=(), lean_path=()) -> dict:
+    """Elaborate ``modules`` as one combined file in one Lean run; return
+    Lean's part of the result for them (see :func:`interpret`)."""
+    combined = write(tree, modules, lean_file, olean, imports)
+    with Ticker(tree.progress, "  elaborating"):
+        code, out, err = run_lean(tree.toolchain, lean_file, tree.timeout, olean, lean_path)
+    messages = parse_messages(out)
+    if code not in (0, 1) or (code == 1 and not any(m.get("severity") == "error" for m in messages)):
+        tail = "\n".join((err or out).strip().splitlines()[-15:])
+        raise ToolchainError(f"Lean exited with status {code} without reporting an error; "
+                             f"its last output:\n{tail}")
+    return interpret(tree, modules, combined, code, messages, olean=olean, audit=audit)
+
+
+def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, messages: list[dict], *,
+               olean: Path | None, audit: dict[str, Path] | None = None) -> dict:
+    """Lean's part of the result for ``modules`` (problems, warnings,
+    statements, axioms, uses) from the run of ``combined``: its exit status
+    (0 or 1) and messages, and the ``.olean`` it wrote (with ``audit``, the
+    compiled files it builds on as well)."""
+    tc = tree.toolchain
+    names = tree.names(modules)
+    if code == 1 and not any(m.get("severity") == "error" for m in messages):
+        raise ToolchainError(f"Lean reported a failure of {olean or 'the check'} without an error message")
+    problems, warnings, raw, axioms, tail_errors = classify(combined, messages)
+    statements = {}
+    for name, text in sorted(raw.items()):
+        for prefix in (f"{name} : ", f"@{name} : "):
+            if text.startswith(prefix):
+                text = text[len(prefix):]
+                break
+        m = tree.theorems[name]
+        statements[name] = {"statement": text, "module": m.name, "path": m.relpath,
+                            "line": tree.where[name][2]}
+    if not problems:
+        problems.extend(Problem("<statement extraction>", 0, 0, e) for e in tail_errors)
+        for name in names:
+            if name not in statements and not tail_errors:
+                problems.append(Problem(tree.theorems[name].relpath, tree.where[name][2], 0,
+                                        f"Lean did not report the statement of `{name}`: it was not elaborated"))
+    for name, used in sorted(axioms.items()):
+        extra = [a for a in used if a not in STANDARD_AXIOMS]
+        if extra:
+            problems.append(Problem(tree.theorems[name].relpath, tree.where[name][2], 0,
+                                    f"`{name}` depends on non-standard axioms {extra}"))
+    uses: dict[str, list[str]] = {}
+    if olean is not None and code == 0:
+        ours = {m.name for m in modules}
+        audited, found = audit_axioms(audit or {olean.stem: olean}, tc.lib, tree.where)
+        problems.extend(p for p in found if p.path in {m.relpath for m in modules} or p.path.startswith("<"))
+        axioms = {n: audited[n] for n in names if n in audited}
+        declared = {d for d, w in tree.where.items() if w[0] in ours}
+        uses = {d: u for d, u in declaration_uses(list((audit or {olean.stem: olean}).values()),
+                                                  set(tree.where)).items() if d in declared}
+    return {
+        "ok": code == 0 and not problems,
+        "problems": [p.__dict__ for p in sorted(set(problems))],
+        "warnings": [p.__dict__ for p in sorted(set(warnings))],
+        "statements": statements,
+        "axioms": axioms,
+        "uses": uses,
+    }
+
+
+def merge(*runs: dict) -> dict:
+    out = {"problems": [], "warnings": [], "statements": {}, "axioms": {}, "uses": {}}
+    for r in runs:
+        out["problems"] += r["problems"]
+        out["warnings"] += r["warnings"]
+        for k in ("statements", "axioms", "uses"):
+            out[k].update(r[k])
+    return out
