@@ -194,10 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "layers: a paper's author can prove new lemmas on top of ours. Generated files and the report "
                     "go to the workspace's build/lean/ (see `moe-theory --help`, Where). Problems are printed "
                     "as path:line:col: message. Results are cached: an unchanged tree re-checks without starting Lean, "
-                    "and after an edit only the edited modules and what imports them are re-elaborated.")
+                    "and a check keeps the modules other modules import as a compiled base, so that after an edit "
+                    "only the modules outside a base that is still valid are re-elaborated (--no-cache: one run of "
+                    "everything, no base).")
     p_check.add_argument("paths", nargs="*", metavar="PATH",
                          help="your Lean files or folders to check against the library (default: none)")
-    p_check.add_argument("--no-cache", action="store_true", help="re-run Lean even if nothing changed")
+    p_check.add_argument("--no-cache", action="store_true",
+                         help="re-run Lean even if nothing changed, as one file of every module (no base)")
     p_check.add_argument("--timeout", type=float, default=1800, metavar="S",
                          help="give up after S seconds (default 1800)")
     p_check.add_argument("--json", action="store_true",
