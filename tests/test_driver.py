@@ -61,22 +61,32 @@ def test_output_out_of_order_is_a_toolchain_error(lines):
 
 @pytest.mark.lean
 def test_the_driver_runs_each_file_as_lean_does_and_stops_at_a_failure(toolchain, tmp_path):
-    """With the real toolchain: a file with an error fails (status 1, its
-    error, no ``.olean`` written) and the file that builds on it is not run;
-    a clean file passes and writes its ``.olean``."""
+    """With the real toolchain, in one process: a clean file passes and writes
+    its ``.olean``; a file on top of it (``import all``) passes; a file with an
+    error fails (status 1, its error, no ``.olean`` written) and the file after
+    it is not run.  The two files that passed define the same generated name
+    (a private structure's ``Foo.val``, and a ``def Foo.val`` on top), which
+    Lean accepts across files and one combined file rejects (red-team): the
+    name audit of what Lean wrote refuses it."""
     if not getattr(toolchain, "reads_oleans", False):
         pytest.skip("the driver is used with the registry (wasm) toolchain only")
-    good, bad = tmp_path / "Good.lean", tmp_path / "Bad.lean"
-    good.write_text("theorem good : 1 + 1 = 2 := rfl\n")
+    from pysym.lean.produced import name_clashes
+
+    good, top, bad = tmp_path / "Good.lean", tmp_path / "Top.lean", tmp_path / "Bad.lean"
+    good.write_text("private structure Foo where\n  val : Nat\ntheorem good : 1 + 1 = 2 := rfl\n")
+    top.write_text("module\nimport all Good\ndef Foo.val : Nat := 2\n")
     bad.write_text("theorem bad : 1 + 1 = 3 := by decide\n")
-    first = run_jobs(toolchain, [Job("Good", good, tmp_path / "Good.olean"),
-                                 Job("Bad", bad, tmp_path / "Bad.olean"),
-                                 Job("After", good, tmp_path / "After.olean")], tmp_path, 600)
-    assert first[0].code == 0 and not [m for m in first[0].messages if m["severity"] == "error"]
-    assert (tmp_path / "Good.olean").is_file()
-    assert first[1].code == 1 and any(m["severity"] == "error" and m["pos"]["line"] == 1
-                                      for m in first[1].messages)
-    assert not (tmp_path / "Bad.olean").exists() and first[2] is None
+    jobs = [Job("Good", good, tmp_path / "Good.olean"), Job("Top", top, tmp_path / "Top.olean"),
+            Job("Bad", bad, tmp_path / "Bad.olean"), Job("After", good, tmp_path / "After.olean")]
+    first = run_jobs(toolchain, jobs, tmp_path, 600, lean_path=[tmp_path])
+    for ok in first[:2]:
+        assert ok.code == 0 and not [m for m in ok.messages if m["severity"] == "error"], ok.messages
+    assert (tmp_path / "Good.olean").is_file() and (tmp_path / "Top.olean").is_file()
+    assert first[2].code == 1 and any(m["severity"] == "error" and m["pos"]["line"] == 1
+                                      for m in first[2].messages)
+    assert not (tmp_path / "Bad.olean").exists() and first[3] is None
+    clashes = name_clashes({"Good": tmp_path / "Good.olean", "Top": tmp_path / "Top.olean"}, {})
+    assert [p.message.split("`")[1] for p in clashes] == ["Foo.val"], clashes
 
 
 def test_private_prefixes_are_removed_from_names_only():
@@ -105,5 +115,7 @@ def test_a_character_literal_quote_does_not_flip_what_counts_as_a_string():
     mods = ("MoeTheoryBase", "MoeTheoryTop")
     printed = "_private.MoeTheoryTop.0.evil : '\\\"'.toNat = 34 ∧ \"_private.MoeTheoryTop.0.x\" ≠ \"x\""
     assert unprivate(printed, mods) == "evil : '\\\"'.toNat = 34 ∧ \"_private.MoeTheoryTop.0.x\" ≠ \"x\""
+    escaped = "_private.MoeTheoryTop.0.evil2 : «a b _private.MoeTheoryTop.0.y» = 1"
+    assert unprivate(escaped, mods) == "evil2 : «a b _private.MoeTheoryTop.0.y» = 1"
     # text that does not tokenize is refused (None), never guessed at
     assert unprivate("_private.MoeTheoryTop.0.t : \"unterminated", mods) is None

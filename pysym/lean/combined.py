@@ -262,9 +262,9 @@ def classify(combined: Combined, messages: list[dict]):
 
 def unprivate(text: str, modules: tuple[str, ...]) -> str | None:
     r"""``text`` without the private prefixes ``_private.M.0.`` of the files
-    ``modules`` in front of names.  Literals (strings, characters, name
-    literals) and comments are found with Lean's tokenizer
-    (:mod:`pysym.lean.lexer`) and left as they are; ``None`` when ``text``
+    ``modules`` where a name begins, as Lean's tokenizer
+    (:mod:`pysym.lean.lexer`) reads ``text``: a prefix inside a literal, a
+    comment or a ``«»``-escaped name is left as it is; ``None`` when ``text``
     does not tokenize (the caller then refuses the statement).  (A private
     name is not Lean syntax -- ``.0.e`` reads as a number -- so each prefix
     is tokenized with its ``0`` read as a letter, which keeps every offset.)
@@ -289,10 +289,10 @@ def unprivate(text: str, modules: tuple[str, ...]) -> str | None:
         toks = tokenize("".join(readable))
     except LexError:
         return None
-    literal = [(t.start, t.end) for t in toks if t.kind in ("string", "char", "name", "istr", "doc", "comment")]
+    names = {t.start for t in toks if t.kind == "ident"}
     out, at = [], 0
     for start, end in found:
-        if not any(a <= start < b for a, b in literal):
+        if start in names:  # the start of a name: not inside a literal, a comment or a «»-escaped component
             out.append(text[at:start])
             at = end
     out.append(text[at:])

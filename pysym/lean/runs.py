@@ -18,7 +18,7 @@ from pysym.errors import ToolchainError
 from pysym.lean.axioms import STANDARD_AXIOMS
 from pysym.lean.combined import Combined, classify, combine, parse_messages
 from pysym.lean.process import run_lean_process
-from pysym.lean.produced import audit_axioms, declaration_uses
+from pysym.lean.produced import audit_axioms, declaration_uses, name_clashes
 from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
@@ -119,6 +119,8 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
         declared = {d for d, w in tree.where.items() if w[0] in ours}
         uses = {d: u for d, u in declaration_uses(list((audit or {olean.stem: olean}).values()),
                                                   set(tree.where)).items() if d in declared}
+        if audit and len(audit) > 1:
+            problems.extend(name_clashes(audit, tree.where))
     return {
         "ok": code == 0 and not problems,
         "problems": [p.__dict__ for p in sorted(set(problems))],
