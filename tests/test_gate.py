@@ -278,3 +278,13 @@ def test_any_edit_of_the_lakefile_changes_the_cache_key(tmp_path):
     before = lakefile_digest(tmp_path)
     (tmp_path / "lakefile.lean").write_text(LAKE_HEAD + "  leanOptions := #[⟨`autoImplicit, false⟩]\n-- edit\n")
     assert lakefile_digest(tmp_path) != before
+
+
+def test_dotted_namespaces_open_one_scope_per_component():
+    """Red-team: after ``namespace A.B`` ... ``end B``, Lean is still in
+    ``A``; the scanner dropped both scopes and named the next declaration
+    ``tt`` instead of ``A.tt`` (a statement reported for the wrong line, and a
+    clash with another module's ``A.q`` not seen)."""
+    text = ("theorem tt : 1 = 1 := rfl\nnamespace A.B\nend B\ntheorem tt : 2 + 2 = 4 := rfl\nend A\n"
+            "namespace X.Y\ndef f := 1\nend X.Y\ndef g := 2\nsection S.T\nend T\ndef h := 3\nend S\n")
+    assert [d.name for d in scan(text).declarations] == ["tt", "A.tt", "X.Y.f", "g", "h"]

@@ -300,12 +300,17 @@ def unprivate(text: str, modules: tuple[str, ...]) -> str | None:
 
 
 def one_line(text: str) -> str:
-    r"""Undo the pretty printer's soft line breaks (newline plus indentation).
+    r"""Undo the pretty printer's soft line breaks (newline plus indentation),
+    outside ``«»``-escaped names, which may hold line breaks of their own
+    (red-team: ``«x\n    y»`` read as ``«x y»``, another constant).
 
     >>> one_line("∀ (n : Nat),\n  n ≤ n")
     '∀ (n : Nat), n ≤ n'
+    >>> one_line("«x\n  y» =\n  1")
+    '«x\n  y» = 1'
     """
-    return re.sub(r"\s*\n\s*", " ", text).strip()
+    parts = re.split(r"(«[^»]*»)", text)  # odd-numbered parts: escaped names, kept as they are
+    return "".join(part if i % 2 else re.sub(r"\s*\n\s*", " ", part) for i, part in enumerate(parts)).strip()
 
 
 # --------------------------------------------------------------------------- axioms printed by a native Lean

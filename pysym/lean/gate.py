@@ -336,26 +336,25 @@ class _Gate:
             word = "class"
         if word in DECLARATION_KEYWORDS:
             return self.declaration(word, i, tok, scopes, "private" in mods)
+        # `namespace A.B` opens one scope per component, `end B` closes one and `end A.B` two, as in Lean
         if word == "namespace":
             if i < len(toks) and toks[i].kind == "ident":
-                scopes.append(("namespace", list(toks[i].parts)))
+                scopes.extend(("namespace", [c]) for c in toks[i].parts)
                 return i + 1
             self.problem(tok, "`namespace` needs a name")
             return i
         if word == "section":
             named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line
-            scopes.append(("section", []))
+            scopes.extend(("section", []) for _ in (toks[i].parts if named else [None]))
             return i + 1 if named else i
         if word == "mutual":
             scopes.append(("mutual", []))
             return i
         if word == "end":
-            if scopes:
-                scopes.pop()
-            if i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line \
-                    and _word(toks[i]) not in ALLOWED_COMMANDS:
-                return i + 1
-            return i
+            named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line \
+                and _word(toks[i]) not in ALLOWED_COMMANDS
+            del scopes[len(scopes) - min(len(scopes), len(toks[i].parts) if named else 1):]
+            return i + 1 if named else i
         if word == "deriving" and i < len(toks) and _word(toks[i]) == "instance":
             return i + 1
         if word == "attribute":
