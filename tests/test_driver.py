@@ -119,3 +119,21 @@ def test_a_character_literal_quote_does_not_flip_what_counts_as_a_string():
     assert unprivate(escaped, mods) == "evil2 : «a b _private.MoeTheoryTop.0.y» = 1"
     # text that does not tokenize is refused (None), never guessed at
     assert unprivate("_private.MoeTheoryTop.0.t : \"unterminated", mods) is None
+
+
+def test_a_statement_with_a_name_literal_is_refused_on_every_path():
+    """Red-team round 3: Lean prints a name literal without escapes
+    (`` `x» y ``), so neither the tokenizer nor the line-break undoing can
+    read such a statement safely (a prefix was removed and a line break joined,
+    reporting false statements).  A statement holding a name literal is not
+    recorded: one file and a file on top of a base refuse it alike."""
+    from pysym.lean.combined import classify, combine
+    from pysym.lean.source import Module
+
+    m = Module("MoeTheory.A", Path("A.lean"), "MoeTheory/A.lean", "theorem t : True := trivial\n")
+    for imports in ((), ("MoeTheoryBase",)):
+        c = combine([m], [], ["t"], imports=imports, name="MoeTheoryTop")
+        msg = {"severity": "information", "pos": {"line": c.tail_start, "column": 0},
+               "data": "t : Lean.Name.mkStr1 \"x» y\" ≠ `x»\n    y"}
+        problems, _, statements, _, tail_errors = classify(c, [msg])
+        assert statements == {} and len(tail_errors) == 1 and "name literal" in tail_errors[0]

@@ -288,3 +288,16 @@ def test_dotted_namespaces_open_one_scope_per_component():
     text = ("theorem tt : 1 = 1 := rfl\nnamespace A.B\nend B\ntheorem tt : 2 + 2 = 4 := rfl\nend A\n"
             "namespace X.Y\ndef f := 1\nend X.Y\ndef g := 2\nsection S.T\nend T\ndef h := 3\nend S\n")
     assert [d.name for d in scan(text).declarations] == ["tt", "A.tt", "X.Y.f", "g", "h"]
+
+
+def test_names_the_check_cannot_tell_apart_are_refused():
+    """Red-team round 3: ``«a.b».c`` was recorded as ``a.b.c``, another
+    constant's name, so ``#check @a.b.c`` reported that constant's statement;
+    and ``end`` followed by an indented name on the next line closes what Lean
+    reads there, not what the scanner read."""
+    dotted = scan("theorem «a.b».c : True := trivial\n")
+    assert [p.message.split(";")[0] for p in dotted.problems] == [
+        "the name `«a.b».c` has a component holding `.`"]
+    split_end = scan("namespace X.Y\nend\n  X.Y\ndef g := 1\n")
+    assert [(p.line, p.col) for p in split_end.problems] == [(3, 2)]
+    assert not scan("namespace X\nend X\ndef g := 1\nsection\nend\ntheorem t : True := trivial\n").problems

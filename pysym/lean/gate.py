@@ -353,6 +353,11 @@ class _Gate:
         if word == "end":
             named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line \
                 and _word(toks[i]) not in ALLOWED_COMMANDS
+            if not named and i < len(toks) and toks[i].kind == "ident" and toks[i].col > 0 \
+                    and _word(toks[i]) not in ALLOWED_COMMANDS:
+                # Lean may read an indented name on a later line as the name `end` closes
+                self.problem(toks[i], "write the name that `end` closes on the line of `end`, or start the "
+                                      "next command at the start of its line")
             del scopes[len(scopes) - min(len(scopes), len(toks[i].parts) if named else 1):]
             return i + 1 if named else i
         if word == "deriving" and i < len(toks) and _word(toks[i]) == "instance":
@@ -373,6 +378,9 @@ class _Gate:
                 and _word(toks[i]) not in ALLOWED_COMMANDS:
             raw = toks[i]
             parts = list(raw.parts)
+            if any("." in c or not c for c in parts):
+                self.problem(raw, f"the name `{raw.text}` has a component holding `.`; the check knows "
+                                  "declarations by their dotted names, so it cannot tell this one apart: rename it")
             if parts and parts[0] == "_root_":
                 parts = parts[1:]
             else:
