@@ -50,7 +50,7 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
         folder, run = found
         in_base = set(run["module_keys"])
         top = [m for m in tree.order if m.name not in in_base]
-        base_part = {k: run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
+        base_part = {k: run[k] for k in runs.PARTS}
         if not top:  # the library alone (a library that is not the workspace): the base is the whole check
             return runs.merge(base_part), len(in_base)
         s = "s" * (len(top) != 1)
@@ -60,8 +60,8 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
                            f"leaves out) on top of {len(in_base)} unchanged ({tree.toolchain.describe()})")
         top_olean = work / f"{TOP_MODULE}.olean"
         top_run = runs.run(tree, top, work / f"{TOP_MODULE}.lean", olean=top_olean, imports=(BASE_MODULE,),
-                       lean_path=[folder],
-                       audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
+                           lean_path=[folder],
+                           audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
         return runs.merge(base_part, top_run), len(in_base)
 
     if library is not None:
@@ -102,13 +102,13 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
                                   dict(base_run, module_keys={m.name: keys[m.name] for m in base}))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    base_part = {k: base_run[k] for k in ("problems", "warnings", "statements", "axioms", "uses")}
+    base_part = {k: base_run[k] for k in runs.PARTS}
     if not top:
         return runs.merge(base_part), 0
     if outcomes[1] is None:
         raise ToolchainError("the check's driver did not check the modules on top of the base")
     top_run = runs.interpret(tree, top, written[1], outcomes[1].code, outcomes[1].messages, olean=top_olean,
-                         audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
+                             audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
     return runs.merge(base_part, top_run), 0
 
 

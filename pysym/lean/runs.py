@@ -24,7 +24,9 @@ from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
 from pysym.progress import Progress, Ticker
 
-__all__ = ["Tree", "run_lean", "write", "run", "interpret", "merge"]
+__all__ = ["Tree", "run_lean", "write", "run", "interpret", "merge", "PARTS"]
+
+PARTS = ("problems", "warnings", "statements", "axioms", "uses")  # what a run contributes to a result
 
 
 def run_lean(toolchain: Toolchain, lean_file: Path, timeout: float, olean: Path | None = None,
@@ -132,10 +134,11 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
 
 
 def merge(*runs: dict) -> dict:
-    out = {"problems": [], "warnings": [], "statements": {}, "axioms": {}, "uses": {}}
+    out: dict = {k: [] if k in ("problems", "warnings") else {} for k in PARTS}
     for r in runs:
-        out["problems"] += r["problems"]
-        out["warnings"] += r["warnings"]
-        for k in ("statements", "axioms", "uses"):
-            out[k].update(r[k])
+        for k in PARTS:
+            if isinstance(out[k], list):
+                out[k] += r[k]
+            else:
+                out[k].update(r[k])
     return out
