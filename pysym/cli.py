@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "derivation, the web blueprint or an expected verdict fail; 2 for an invalid "
                                        "claims file.")
     p_all.add_argument("--no-cache", action="store_true",
-                       help="re-run Lean and evaluate every claim even if nothing changed")
+                       help="re-run Lean, verify every derivation and evaluate every claim even if nothing changed")
     p_all.add_argument("--no-pdf", action="store_true", help="do not compile build/derivations/main.pdf")
     p_all.add_argument("--no-web", action="store_true", help="do not build the web blueprint (build/blueprint/web/)")
     p_all.set_defaults(func=_cmd_all)
@@ -129,6 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_der.add_argument("names", nargs="*", metavar="NAME", help="derivations to run (default: all; see --list)")
     p_der.add_argument("--list", action="store_true", help="list the derivations and exit")
     p_der.add_argument("--pdf", action="store_true", help="also compile build/derivations/main.pdf (pdflatex)")
+    p_der.add_argument("--no-cache", action="store_true",
+                       help="verify every derivation afresh (by default a derivation whose definition, Lean "
+                            "statements and verifying code are all unchanged since an earlier run takes that "
+                            "run's report from build/.cache/derive/); the Lean check keeps its own cache "
+                            "(`moe-theory lean check --no-cache` re-runs Lean)")
     p_der.set_defaults(func=_cmd_derive)
 
     p_bp = sub.add_parser(
@@ -397,13 +402,15 @@ def _stale_pdf(build: Path) -> Path | None:
 def _derive(args, ws, statements: dict, names, *, pdf: bool | None, result=None) -> int:
     """Verify and render the derivations; ``pdf``: compile main.pdf (True), remove
     it if now out of date (False), or leave it to the caller, who compiles it (None)."""
+    from pysym.derive.cache import ReportCache
     from pysym.derive.library import REGISTRY
     from pysym.derive.run import run
     from pysym.render import compile_pdf, pdflatex_available, render_all
 
     build = ws.build
     progress = _progress(args)
-    reports = run(names or None, statements, progress)
+    cache = ReportCache(build / ".cache" / "derive", read=not getattr(args, "no_cache", False))
+    reports = run(names or None, statements, progress, cache=cache)
     library = _library(ws.library, result) if result is not None else None
     written = render_all(reports, build, extra_inputs=["../audit/report.tex"], statements=statements,
                          library=library, all_names=list(REGISTRY))
@@ -418,8 +425,10 @@ def _derive(args, ws, statements: dict, names, *, pdf: bool | None, result=None)
         for bad in r.failures():
             print(f"      step `{bad.step.id}` ({bad.method}): {bad.detail}")
     n_files = sum(len(v) for v in written.values())
-    print(f"derive: {len(reports) - len(failed)} of {len(reports)} derivations verified; {n_files} files under "
-          f"{ws.show(build)}")
+    reused = f" ({cache.hits} verified by an earlier run with the same code and statements: --no-cache " \
+             "verifies afresh)" if cache.hits else ""
+    print(f"derive: {len(reports) - len(failed)} of {len(reports)} derivations verified{reused}; {n_files} files "
+          f"under {ws.show(build)}")
     if pdf:
         if pdflatex_available():
             progress.step("  compiling build/derivations/main.pdf (pdflatex)")
@@ -443,7 +452,7 @@ def _cmd_derive(args) -> int:
         return 0
     select(args.names)  # unknown names fail before any work
     ws = _workspace(args)
-    result = _run_check(args, ws)
+    result = _run_check(args, ws, rerun=False)  # `derive --no-cache` re-verifies; Lean's check has its own cache
     statements = _statements_for(args, ws, result)
     return _derive(args, ws, statements, args.names, pdf=args.pdf, result=result)
 

@@ -203,10 +203,17 @@ def statements(statements_file) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def derivation_reports(statements) -> dict:
-    """Every shipped derivation, verified once for the whole session: ``{name: Report}``."""
+    """Every shipped derivation's report, once for the whole session: ``{name:
+    Report}``, from the checkout's cache of reports (``build/.cache/derive``,
+    which `make run` fills; its keys cover the derivation, the statements, the
+    budgets and the code, and a hit is exactly the report a fresh verification
+    gives: ``test_derive_cache.py``), else verified here.  (The notebooks'
+    kernel verifies every derivation afresh: ``test_render.py::kernel_run``.)"""
+    from pysym.derive.cache import ReportCache
     from pysym.derive.run import run
 
-    return {r.derivation.name: r for r in run(None, statements)}
+    cache = ReportCache(ROOT / "build" / ".cache" / "derive")
+    return {r.derivation.name: r for r in run(None, statements, cache=cache)}
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from pysym.audit import Budget, audit
-from pysym.audit import cache as cache_module
+from pysym import fingerprint
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.cache import OutcomeCache
 from pysym.audit.verdict import Outcome
@@ -86,13 +86,13 @@ def test_every_input_of_a_verdict_is_in_the_key(claims, tmp_path, monkeypatch):
     assert all(k != key for k in other.values()), [name for name, k in other.items() if k == key]
     assert len(set(other.values())) == len(other)
     # the auditor's code and the libraries' versions: a different digest is a different key
-    cache_module.code_digest.cache_clear()
-    monkeypatch.setattr(cache_module.sys, "version", cache_module.sys.version + " (another build)")
+    fingerprint.code_digest.cache_clear()
+    monkeypatch.setattr(fingerprint.sys, "version", fingerprint.sys.version + " (another build)")
     try:
         assert cache.key(cf, claim, {"T": "1 = 1"}, BUDGET) != key
     finally:
         monkeypatch.undo()
-        cache_module.code_digest.cache_clear()
+        fingerprint.code_digest.cache_clear()
     assert cache.key(cf, claim, {"T": "1 = 1"}, BUDGET) == key
 
 
@@ -128,31 +128,31 @@ def test_a_library_patched_under_the_same_version_is_another_library(tmp_path, m
     (lib / "sub").mkdir(parents=True)
     (lib / "core.py").write_text("def factor(f):\n    return f.factor()\n")
     (lib / "sub" / "x.py").write_text("")
-    first = cache_module.tree_fingerprint(lib)
-    assert cache_module.tree_fingerprint(lib) == first
+    first = fingerprint.tree_fingerprint(lib)
+    assert fingerprint.tree_fingerprint(lib) == first
     (lib / "core.py").write_text("def factor(f):\n    return f\n")  # shorter: another size
-    second = cache_module.tree_fingerprint(lib)
+    second = fingerprint.tree_fingerprint(lib)
     import os
     import shutil
 
     os.utime(lib / "sub" / "x.py", ns=(1, 1))  # same size, another modification time
-    third = cache_module.tree_fingerprint(lib)
+    third = fingerprint.tree_fingerprint(lib)
     # the same size and modification time, as `cp -a` and `touch -r` keep them: another file all the same
     st = os.stat(lib / "core.py")
     (lib / "core.py").write_text("def factor(f):\n    return g\n")
     os.utime(lib / "core.py", ns=(st.st_atime_ns, st.st_mtime_ns))
-    fourth = cache_module.tree_fingerprint(lib)
+    fourth = fingerprint.tree_fingerprint(lib)
     shutil.copytree(lib, tmp_path / "copy", copy_function=shutil.copy2)  # a copy elsewhere, times kept
-    assert len({first, second, third, fourth, cache_module.tree_fingerprint(tmp_path / "copy")}) == 5
+    assert len({first, second, third, fourth, fingerprint.tree_fingerprint(tmp_path / "copy")}) == 5
     # the libraries' environment variables are part of the code too
-    base = cache_module.current_code_digest()
+    base = fingerprint.current_code_digest()
     for name, value in (("SYMPY_GROUND_TYPES", "python"), ("NPY_DISABLE_CPU_FEATURES", "AVX512F"),
                         ("PYTHONINTMAXSTRDIGITS", "640")):
         monkeypatch.setenv(name, value)
-        assert cache_module.current_code_digest() != base, name
+        assert fingerprint.current_code_digest() != base, name
         monkeypatch.delenv(name)
-    assert cache_module.current_code_digest() == base
-    assert set(cache_module.LIBRARIES) >= {"sympy", "mpmath", "flint", "numpy"}
+    assert fingerprint.current_code_digest() == base
+    assert set(fingerprint.LIBRARIES) >= {"sympy", "mpmath", "flint", "numpy"}
 
 
 def test_bytecode_of_an_edit_of_the_same_size_and_time_never_runs(tmp_path, monkeypatch):

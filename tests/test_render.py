@@ -1,11 +1,13 @@
 """Rendering derivations: LaTeX (compiled with pdflatex), notebooks (executed), plots.
 
-The derivations are verified once per session against the Lean statements:
-``build/lean/statements.json`` when it exists, else from a real Lean check
-(the ``real_check`` fixture; slow).  Tests marked ``notebook`` execute the
-generated notebooks with nbclient, one after another in one kernel (a few
-seconds each), and compare what that kernel renders with this process's
-rendering; select or skip them with ``-m notebook`` / ``-m "not notebook"``.  Tests needing pdflatex are
+The derivations' reports are read once per session against the Lean
+statements (``build/lean/statements.json`` when it exists, else from a real
+Lean check: the ``real_check`` fixture; slow): from the checkout's cache of
+reports when `make run` filled it, else verified here.  Tests marked
+``notebook`` execute the generated notebooks with nbclient, one after another
+in one kernel (a few seconds each), each verifying its derivation afresh, and
+compare what that kernel renders with this process's rendering (a cached
+report must render byte for byte as a fresh one); select or skip them with ``-m notebook`` / ``-m "not notebook"``.  Tests needing pdflatex are
 skipped, saying so, only when it is not installed.
 """
 

@@ -5,8 +5,9 @@ is shown under), the claim's place in it, the Lean statements it reads
 (``premise`` claims only), the budget, the auditor's own code (every module of
 :mod:`pysym`, as it was when imported), Python, and the libraries SymPy,
 mpmath, python-flint and NumPy (their files and environment variables).  The
-key of an entry hashes all of them, so a hit returns what evaluating the claim
-again would compute; changing any one of them is a miss.  (The package's
+key of an entry hashes all of them (the code's part: :mod:`pysym.fingerprint`),
+so a hit returns what evaluating the claim again would compute; changing any
+one of them is a miss.  (The package's
 modules are loaded only from the sources that were hashed:
 :mod:`pysym._sources`.)
 
@@ -36,104 +37,19 @@ Outcome(verdict='holds', summary='proved', evidence={'method': 'm', 'points': [1
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
+from pysym.fingerprint import code_digest, current_code_digest
 from pysym.paths import write_atomic
 
 __all__ = ["OutcomeCache", "KEEP", "FORMAT"]
 
 KEEP = 4000  # entries kept (about 2 KB each)
 FORMAT = "moe-theory-audit-outcome/1"
-
-
-# the libraries a verdict is computed with (each fingerprinted by its files), and the environment variables
-# that change how they compute
-LIBRARIES = ("sympy", "mpmath", "flint", "numpy")
-ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS")
-
-
-@functools.lru_cache(maxsize=1)
-def code_digest() -> str:
-    """What the code of an outcome is: :mod:`pysym`'s sources as they were when
-    it was imported (:data:`pysym._sources.AT_IMPORT`), Python's version, the
-    libraries (:func:`libraries_fingerprint`) and their environment variables."""
-    from pysym import _sources
-
-    return _combine(_sources.AT_IMPORT)
-
-
-def current_code_digest() -> str:
-    """:func:`code_digest` from the files as they are now (not cached)."""
-    from pysym import _sources
-
-    return _combine(_sources.sources_digest())
-
-
-def _combine(sources: str) -> str:
-    h = hashlib.sha256(FORMAT.encode())
-    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
-    interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
-                  f"int_max_str_digits={sys.get_int_max_str_digits()}"
-    for part in (interpreter, sources, libraries_fingerprint(), _numpy_dispatch(), json.dumps(env)):
-        h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def _numpy_dispatch() -> str:
-    """The CPU features NumPy dispatches to (they change the last bits of its ``exp`` or ``log``)."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
-    except ImportError:
-        try:
-            from numpy.core._multiarray_umath import __cpu_features__ as features
-        except ImportError:
-            return "unknown"
-    return ",".join(sorted(k for k, v in features.items() if v))
-
-
-def libraries_fingerprint() -> str:
-    """Each library of :data:`LIBRARIES`: its version and every file of its
-    package (path, size, modification time), so a patched copy that keeps the
-    version number is a different library."""
-    import importlib
-
-    h = hashlib.sha256()
-    for name in LIBRARIES:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            h.update(f"\0{name}: not installed".encode())
-            continue
-        h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
-        h.update(tree_fingerprint(Path(module.__file__).resolve().parent).encode())
-    return h.hexdigest()
-
-
-def tree_fingerprint(root: Path) -> str:
-    """A hash of where ``root`` is and, for every file under it, its relative
-    path, size, inode, modification and status-change times.  A copy, or a
-    file written again, differs in its inode or its status-change time, which
-    no tool can set back (``cp -a`` and ``touch -r`` keep only the
-    modification time)."""
-    h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            rel = os.path.relpath(path, root)
-            h.update(f"\0{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
-                     .encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
 
 
 class OutcomeCache:

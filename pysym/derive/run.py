@@ -39,11 +39,28 @@ def select(names: list[str] | None) -> list[str]:
     return [n for n in REGISTRY if n in names]
 
 
-def run(names: list[str] | None, statements: dict[str, str], progress=None) -> list[Report]:
-    """Build and verify the named derivations (all by default)."""
+def run(names: list[str] | None, statements: dict[str, str], progress=None, cache=None) -> list[Report]:
+    """Build and verify the named derivations (all by default).  With ``cache``
+    (a :class:`pysym.derive.cache.ReportCache`), a derivation whose report is
+    cached is not verified again, and what is verified is stored (the cache's
+    module says when that is safe)."""
+    from pysym.derive.budget import stops
+
     reports = []
     for name in select(names):
+        key = cache.key(name, statements) if cache is not None else None
+        report = cache.get(key, name) if cache is not None else None
+        if report is not None:
+            reports.append(report)
+            continue
         if progress is not None:
             progress.step(f"  deriving {name}")
-        reports.append(build(name).verify(statements))
+        before = stops()
+        report = build(name).verify(statements)
+        reports.append(report)
+        stopped = stops() != before or any(s.method == "budget" for s in report.steps)
+        if cache is not None and not stopped and cache.code_unchanged():
+            cache.put(key, report)
+    if cache is not None:
+        cache.prune()
     return reports

@@ -1,0 +1,110 @@
+"""What the code that computes a result is: the fingerprint that keys the caches of results.
+
+An audit outcome (:mod:`pysym.audit.cache`) or a derivation's report
+(:mod:`pysym.derive.cache`) is a function of its inputs and of the code that
+computed it: :mod:`pysym`'s own sources as they were when it was imported
+(:data:`pysym._sources.AT_IMPORT`), Python, the libraries SymPy, mpmath,
+python-flint and NumPy (their files, not only their versions) and the
+environment variables that change how they compute.  :func:`code_digest`
+hashes all of them; a cache stores a result only when
+:func:`current_code_digest` still equals it after the computation (a file saved
+meanwhile means the result may come from other code).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "libraries_fingerprint",
+           "tree_fingerprint"]
+
+FORMAT = "moe-theory-code/1"
+
+
+# the libraries a result is computed with (each fingerprinted by its files), and the environment variables
+# that change how they compute
+LIBRARIES = ("sympy", "mpmath", "flint", "numpy")
+ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS")
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """What the code of a result is: :mod:`pysym`'s sources as they were when
+    it was imported (:data:`pysym._sources.AT_IMPORT`), Python's version, the
+    libraries (:func:`libraries_fingerprint`) and their environment variables."""
+    from pysym import _sources
+
+    return _combine(_sources.AT_IMPORT)
+
+
+def current_code_digest() -> str:
+    """:func:`code_digest` from the files as they are now (not cached)."""
+    from pysym import _sources
+
+    return _combine(_sources.sources_digest())
+
+
+def _combine(sources: str) -> str:
+    h = hashlib.sha256(FORMAT.encode())
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
+    interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
+                  f"int_max_str_digits={sys.get_int_max_str_digits()}"
+    for part in (interpreter, sources, libraries_fingerprint(), _numpy_dispatch(), json.dumps(env)):
+        h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _numpy_dispatch() -> str:
+    """The CPU features NumPy dispatches to (they change the last bits of its ``exp`` or ``log``)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        try:
+            from numpy.core._multiarray_umath import __cpu_features__ as features
+        except ImportError:
+            return "unknown"
+    return ",".join(sorted(k for k, v in features.items() if v))
+
+
+def libraries_fingerprint() -> str:
+    """Each library of :data:`LIBRARIES`: its version and every file of its
+    package (path, size, modification time), so a patched copy that keeps the
+    version number is a different library."""
+    import importlib
+
+    h = hashlib.sha256()
+    for name in LIBRARIES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            h.update(f"\0{name}: not installed".encode())
+            continue
+        h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
+        h.update(tree_fingerprint(Path(module.__file__).resolve().parent).encode())
+    return h.hexdigest()
+
+
+def tree_fingerprint(root: Path) -> str:
+    """A hash of where ``root`` is and, for every file under it, its relative
+    path, size, inode, modification and status-change times.  A copy, or a
+    file written again, differs in its inode or its status-change time, which
+    no tool can set back (``cp -a`` and ``touch -r`` keep only the
+    modification time)."""
+    h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            rel = os.path.relpath(path, root)
+            h.update(f"\0{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+                     .encode("utf-8", "surrogateescape"))
+    return h.hexdigest()

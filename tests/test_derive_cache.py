@@ -1,0 +1,166 @@
+"""The cache of derivation reports (``pysym/derive/cache.py``).
+
+A hit must be exactly the report a fresh verification gives (the same
+expressions, node for node, and the same rendered files), every input a
+report depends on must be in the key, reports that depend on the machine's
+speed or that pickling would change must never be stored, and a damaged or
+foreign entry must be a miss, never a report.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import sympy as sp
+
+from pysym import fingerprint
+from pysym.derive import budget as budget_module
+from pysym.derive.cache import FORMAT, ReportCache, canonical
+from pysym.derive.derivation import Report
+from pysym.derive.library import build
+from pysym.derive.run import run
+from pysym.derive.steps import Remark, StepResult
+from pysym.render import render_all
+
+from conftest import moe
+
+NAME = "routing_term"  # the quickest shipped derivation (about half a second)
+
+
+def _entries(cache: ReportCache) -> list:
+    return sorted(cache.directory.glob("*.pickle"))
+
+
+def test_a_hit_is_the_fresh_report_and_renders_the_same_files(tmp_path, statements):
+    cache = ReportCache(tmp_path / "cache")
+    (fresh,) = run([NAME], statements, cache=cache)
+    assert cache.hits == 0 and len(_entries(cache)) == 1
+    again = ReportCache(tmp_path / "cache")
+    (hit,) = run([NAME], statements, cache=again)
+    assert again.hits == 1 and hit is not fresh
+    assert canonical(hit) == canonical(fresh) == canonical(build(NAME).verify(statements))
+    a = render_all([fresh], tmp_path / "a", statements=statements)
+    b = render_all([hit], tmp_path / "b", statements=statements)
+    for pa, pb in zip(sum(a.values(), []), sum(b.values(), [])):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+    # read=False verifies afresh, and stores what it verified
+    afresh = ReportCache(tmp_path / "cache", read=False)
+    run([NAME], statements, cache=afresh)
+    assert afresh.hits == 0 and len(_entries(afresh)) == 1
+
+
+def test_every_input_of_a_report_is_in_the_key(tmp_path, monkeypatch):
+    import pysym.derive.derivation as derivation_module
+    import pysym.derive.prove as prove_module
+
+    cache = ReportCache(tmp_path)
+    key = cache.key(NAME, {"T": "1 = 1"})
+    assert cache.key(NAME, {"T": "1 = 1"}) == key
+    other = {"the derivation": cache.key("zhao_theorem1", {"T": "1 = 1"}),
+             "the Lean statements": cache.key(NAME, {"T": "1 = 2"}),
+             "no Lean statements": cache.key(NAME, None)}
+    with monkeypatch.context() as m:
+        m.setattr(derivation_module, "STEP_BUDGET", derivation_module.STEP_BUDGET + 1)
+        other["the step budget"] = cache.key(NAME, {"T": "1 = 1"})
+    with monkeypatch.context() as m:
+        m.setattr(prove_module, "BUDGET", prove_module.BUDGET + 1)
+        other["the provers' budget"] = cache.key(NAME, {"T": "1 = 1"})
+    fingerprint.code_digest.cache_clear()
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(fingerprint.sys, "version", fingerprint.sys.version + " (another build)")
+            other["the code"] = cache.key(NAME, {"T": "1 = 1"})
+    finally:
+        fingerprint.code_digest.cache_clear()
+    assert all(k != key for k in other.values()), [name for name, k in other.items() if k == key]
+    assert len(set(other.values())) == len(other)
+    assert cache.key(NAME, {"T": "1 = 1"}) == key
+
+
+def _unevaluated_report() -> Report:
+    """A report holding an expression built unevaluated (as derivations display
+    them): rebuilt with evaluation on, ``exp(log(y)) = y`` would become ``True``."""
+    y = sp.Symbol("y", positive=True)
+    step = Remark("shown", "a displayed identity")
+    shown = sp.Eq(sp.exp(sp.log(y, evaluate=False), evaluate=False), y, evaluate=False)
+    return Report(build(NAME), [StepResult(step, True, "remark", "", region={"y": shown})])
+
+
+def test_a_report_that_loading_would_change_is_not_stored(tmp_path, monkeypatch):
+    import pysym.derive.cache as cache_module
+
+    report = _unevaluated_report()
+    cache = ReportCache(tmp_path)
+    assert cache.put("k", report) and canonical(cache.get("k", NAME)) == canonical(report)
+    # red team: a loader that lets SymPy evaluate would change the report; the round trip check refuses it
+    monkeypatch.setattr(cache_module, "_load", pickle.loads)
+    assert pickle.loads(pickle.dumps(report)).steps[0].region["y"] is sp.true
+    assert not cache.put("k2", report) and not (tmp_path / "k2.pickle").exists()
+
+
+def test_a_report_reached_after_a_stopped_step_is_not_stored(tmp_path, monkeypatch, statements):
+    import pysym.derive.run as run_module
+
+    class Stopped:
+        def verify(self, statements):
+            budget_module.note_stop()  # as a prover's budget does when it stops an attempt
+            return build(NAME).verify(statements)
+
+    monkeypatch.setattr(run_module, "build", lambda name: Stopped())
+    cache = ReportCache(tmp_path)
+    (report,) = run([NAME], statements, cache=cache)
+    assert report.ok and _entries(cache) == []
+
+
+def test_nothing_is_stored_when_the_code_changes_during_the_run(tmp_path, monkeypatch, statements):
+    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self: False)
+    cache = ReportCache(tmp_path)
+    run([NAME], statements, cache=cache)
+    assert _entries(cache) == []
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "another key", "another derivation", "not a report"])
+def test_a_damaged_or_foreign_entry_is_a_miss(tmp_path, statements, damage):
+    cache = ReportCache(tmp_path)
+    run([NAME], statements, cache=cache)
+    (entry,) = _entries(cache)
+    key = entry.stem
+    data = entry.read_bytes()
+    header = f"{FORMAT} {key}\n".encode()
+    other = run(["comprehensive_law"], statements)[0]
+    entry.write_bytes({"garbage": b"not a pickle",
+                       "truncated": data[:len(data) // 2],
+                       "another key": f"{FORMAT} {'0' * 64}\n".encode() + data[len(header):],
+                       "another derivation": header + pickle.dumps(other),
+                       "not a report": header + pickle.dumps({"ok": True})}[damage])
+    again = ReportCache(tmp_path)
+    assert again.get(key, NAME) is None and again.hits == 0
+    (fresh,) = run([NAME], statements, cache=again)
+    assert again.hits == 0 and fresh.ok and entry.read_bytes().startswith(header)  # verified and replaced
+    assert ReportCache(tmp_path).get(key, NAME) is not None
+
+
+@pytest.mark.lean
+def test_cli_reuses_reports_and_no_cache_verifies_afresh(real_check, tmp_path, monkeypatch):
+    """`moe-theory derive NAME` twice, outside a checkout (the library's check is
+    the one ``real_check`` cached: no Lean run; the outputs go to ./build/): the
+    second run takes the report from build/.cache/derive/ and says so;
+    `--no-cache` verifies again (and does not re-run Lean)."""
+    first = moe(tmp_path, "derive", NAME)
+    assert first.returncode == 0 and "verified by an earlier run" not in first.stdout, first.stdout + first.stderr
+    assert len(list((tmp_path / "build" / ".cache" / "derive").glob("*.pickle"))) == 1
+    second = moe(tmp_path, "derive", NAME)
+    assert second.returncode == 0, second.stderr
+    assert "1 of 1 derivations verified (1 verified by an earlier run with the same code and statements" \
+        in second.stdout, second.stdout
+    import pysym.lean.driver as driver_module
+    import pysym.lean.runs as runs_module
+
+    def no_lean(*args, **kwargs):
+        raise AssertionError("Lean was started")
+
+    for module in (driver_module, runs_module):  # the forked command inherits these
+        monkeypatch.setattr(module, "run_lean_process", no_lean)
+    third = moe(tmp_path, "derive", NAME, "--no-cache")
+    assert third.returncode == 0 and "verified by an earlier run" not in third.stdout, third.stdout + third.stderr
