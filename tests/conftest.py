@@ -2,9 +2,10 @@
 
 Tests marked ``lean`` run the real Lean toolchain (installed on first use:
 a native ``lean`` on PATH, else the registry wasm build).  Each Lean run costs
-about 5 s of start-up (6 s of CPU time) with the wasm build, so the fixtures below run Lean as
-few times as possible: once on the real tree, once on a deliberately broken
-miniature project.
+about 5 s of start-up (8 s of CPU time) with the wasm build, so the fixtures
+below run Lean as few times as possible: ``real_check`` checks the real tree
+(with a user's file on top) once, ``lean_batch`` elaborates the separate files
+three test modules need in one Lean process.
 """
 
 from __future__ import annotations
@@ -123,17 +124,6 @@ rhs = "x"
 """
 
 
-def run_lean_file(toolchain, path: Path, text: str) -> list[dict]:
-    """Write ``text`` to ``path``, run Lean on it once, return its JSON messages."""
-    from pysym.lean.check import parse_messages
-    from pysym.lean.process import run_lean_process
-
-    path.write_text(text, encoding="utf-8")
-    argv, env = toolchain.command(path, path.parent)
-    _, out, _ = run_lean_process(argv, env, path.parent, 1800)
-    return parse_messages(out)
-
-
 USER_LEMMA = """\
 import MoeTheory.Choose
 
@@ -154,6 +144,48 @@ def toolchain():
     from pysym.progress import Progress
 
     return find_toolchain(Progress())
+
+
+@pytest.fixture(scope="session")
+def lean_batch(toolchain, tmp_path_factory) -> dict:
+    """Lean files that three test modules need elaborated, run in one Lean
+    process (the check's driver, :mod:`pysym.lean.driver`: one start-up,
+    about 8 s of CPU, instead of one per file), in this order: the axiom
+    cases compiled to an ``.olean`` (``test_olean.py``), the tokenizer corpus
+    (``test_lexer.py``), then the driver's own cases (``test_driver.py``),
+    whose third file fails, so that the file after it is not run.  Returns
+    ``{"folder": Path, "jobs": {name: Job}, "outcomes": {name: Outcome or None}}``.
+    With a toolchain that has no driver (a native ``lean``), each file is one
+    ``lean -o`` run, stopping at the first failure likewise."""
+    from test_driver import DRIVER_CASES
+    from test_lexer import corpus_file
+    from test_olean import CASES
+
+    from pysym.lean.driver import Job, Outcome, run_jobs
+
+    folder = tmp_path_factory.mktemp("lean-batch")
+    files = {"AxiomCases": textwrap.dedent(CASES).lstrip(), "Corpus": corpus_file()[0], **DRIVER_CASES}
+    jobs = {}
+    for name, text in files.items():
+        source = folder / f"{name}.lean"
+        source.write_text(text, encoding="utf-8")
+        jobs[name] = Job(name, source, folder / f"{name}.olean")
+    if getattr(toolchain, "reads_oleans", False):
+        outcomes = run_jobs(toolchain, list(jobs.values()), folder, 1800, lean_path=[folder])
+    else:
+        from pysym.lean.check import parse_messages
+        from pysym.lean.process import run_lean_process
+
+        outcomes, failed = [], False
+        for job in jobs.values():
+            if failed:
+                outcomes.append(None)
+                continue
+            argv, env = toolchain.command(job.lean_file, folder, olean=job.olean)
+            code, out, _ = run_lean_process(argv, env, folder, 1800)
+            outcomes.append(Outcome(0 if code == 0 else 1, parse_messages(out)))
+            failed = code != 0
+    return {"folder": folder, "jobs": jobs, "outcomes": dict(zip(jobs, outcomes))}
 
 
 @pytest.fixture(scope="session")
@@ -230,14 +262,14 @@ def shipped_audit(statements):
 
 
 # the expensive fixtures that tests share, and the xdist group of the tests that use each (first match wins)
-_SHARED = (("real_check", "lean-real"), ("cases_olean", "olean-cases"), ("derivation_reports", "derivations"),
+_SHARED = (("real_check", "lean-real"), ("lean_batch", "lean-batch"), ("derivation_reports", "derivations"),
            ("wheel", "packaging"), ("hooks_repo", "pre-commit"))
 
 
 def pytest_itemcollected(item):
     """With ``pytest -n 2 --dist loadgroup`` (what `make test` runs), the tests
     that share an expensive fixture (the session's check of the real tree, the
-    compiled axiom cases, the verified derivations, the wheel) run on one worker,
+    batch of Lean files, the derivations' reports, the wheel) run on one worker,
     so that it is built once; every other test goes wherever a worker is free.
     (Marked as each item is collected: xdist reads the groups in its own
     ``pytest_collection_modifyitems``, which may run before one of ours.)"""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pysym.errors import ToolchainError
-from pysym.lean.driver import Job, run_jobs, split_output
+from pysym.lean.driver import split_output
 
 A, B = Path("/w/A.lean"), Path("/w/B.lean")
 
@@ -59,33 +59,41 @@ def test_output_out_of_order_is_a_toolchain_error(lines):
         split_output("\n".join(lines + ["moe-theory-driver N done"]), "N", [A, B])
 
 
+# the driver's cases, run last in the session's batch of Lean files (``lean_batch`` in conftest.py): a clean
+# file; a file on top of it (`import all`) that defines a name the first one's private structure generated; a
+# file with an error; a file after it
+DRIVER_CASES = {
+    "Good": "private structure Foo where\n  val : Nat\ntheorem good : 1 + 1 = 2 := rfl\n",
+    "Top": "module\nimport all Good\ndef Foo.val : Nat := 2\n",
+    "Bad": "theorem bad : 1 + 1 = 3 := by decide\n",
+    "After": "theorem after : 1 + 1 = 2 := rfl\n",
+}
+
+
 @pytest.mark.lean
-def test_the_driver_runs_each_file_as_lean_does_and_stops_at_a_failure(toolchain, tmp_path):
-    """With the real toolchain, in one process: a clean file passes and writes
-    its ``.olean``; a file on top of it (``import all``) passes; a file with an
-    error fails (status 1, its error, no ``.olean`` written) and the file after
-    it is not run.  The two files that passed define the same generated name
-    (a private structure's ``Foo.val``, and a ``def Foo.val`` on top), which
-    Lean accepts across files and one combined file rejects (red-team): the
-    name audit of what Lean wrote refuses it."""
+def test_the_driver_runs_each_file_as_lean_does_and_stops_at_a_failure(toolchain, lean_batch):
+    """With the real toolchain, in one process (after the batch's other
+    files): a clean file passes and writes its ``.olean``; a file on top of
+    it (``import all``) passes; a file with an error fails (status 1, its
+    error, no ``.olean`` written) and the file after it is not run.  The two
+    files that passed define the same generated name (a private structure's
+    ``Foo.val``, and a ``def Foo.val`` on top), which Lean accepts across
+    files and one combined file rejects (red-team): the name audit of what
+    Lean wrote refuses it."""
     if not getattr(toolchain, "reads_oleans", False):
         pytest.skip("the driver is used with the registry (wasm) toolchain only")
     from pysym.lean.produced import name_clashes
 
-    good, top, bad = tmp_path / "Good.lean", tmp_path / "Top.lean", tmp_path / "Bad.lean"
-    good.write_text("private structure Foo where\n  val : Nat\ntheorem good : 1 + 1 = 2 := rfl\n")
-    top.write_text("module\nimport all Good\ndef Foo.val : Nat := 2\n")
-    bad.write_text("theorem bad : 1 + 1 = 3 := by decide\n")
-    jobs = [Job("Good", good, tmp_path / "Good.olean"), Job("Top", top, tmp_path / "Top.olean"),
-            Job("Bad", bad, tmp_path / "Bad.olean"), Job("After", good, tmp_path / "After.olean")]
-    first = run_jobs(toolchain, jobs, tmp_path, 600, lean_path=[tmp_path])
-    for ok in first[:2]:
+    jobs, outcomes = lean_batch["jobs"], lean_batch["outcomes"]
+    assert list(jobs)[-len(DRIVER_CASES):] == list(DRIVER_CASES)  # the batch ends with these, in this order
+    for name in ("Good", "Top"):
+        ok = outcomes[name]
         assert ok.code == 0 and not [m for m in ok.messages if m["severity"] == "error"], ok.messages
-    assert (tmp_path / "Good.olean").is_file() and (tmp_path / "Top.olean").is_file()
-    assert first[2].code == 1 and any(m["severity"] == "error" and m["pos"]["line"] == 1
-                                      for m in first[2].messages)
-    assert not (tmp_path / "Bad.olean").exists() and first[3] is None
-    clashes = name_clashes({"Good": tmp_path / "Good.olean", "Top": tmp_path / "Top.olean"}, {})
+        assert jobs[name].olean.is_file()
+    bad = outcomes["Bad"]
+    assert bad.code == 1 and any(m["severity"] == "error" and m["pos"]["line"] == 1 for m in bad.messages)
+    assert not jobs["Bad"].olean.exists() and outcomes["After"] is None and not jobs["After"].olean.exists()
+    clashes = name_clashes({"Good": jobs["Good"].olean, "Top": jobs["Top"].olean}, {})
     assert [p.message.split("`")[1] for p in clashes] == ["Foo.val"], clashes
 
 

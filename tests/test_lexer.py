@@ -5,7 +5,6 @@ import pytest
 from pysym.lean.gate import scan
 from pysym.lean.lexer import LexError, is_id_first, is_id_rest, split_name, tokenize
 
-from conftest import run_lean_file
 
 
 def kinds(text):
@@ -140,23 +139,37 @@ def test_corpus_reading_matches_the_scanner():
         assert names == seen, (text, names)
 
 
-@pytest.mark.lean
-def test_corpus_reading_matches_lean(toolchain, tmp_path):
+def corpus_file() -> tuple[str, dict]:
+    """One Lean file of the corpus, each snippet in its own namespace, then a
+    command per name: ``#check`` for a name Lean must know, ``#check_failure``
+    (which turns the failure it expects into information, and a success into
+    an error) for one it must not; and ``{line: (snippet, name, known)}``."""
     lines, expect = [], {}
     for n, (text, seen, hidden) in enumerate(CORPUS):
         lines.append(f"namespace C{n}")
         lines.extend(text.split("\n"))
         lines.append(f"end C{n}")
         for name, present in [(s, True) for s in seen] + [(h, False) for h in hidden]:
-            lines.append(f"#check @C{n}.{_lean_name(name)}")
+            lines.append(f"#check{'' if present else '_failure'} @C{n}.{_lean_name(name)}")
             expect[len(lines)] = (n, name, present)
-    messages = run_lean_file(toolchain, tmp_path / "Corpus.lean", "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n", expect
+
+
+@pytest.mark.lean
+def test_corpus_reading_matches_lean(lean_batch):
+    """Lean's reading of the corpus (elaborated in the session's batch of
+    Lean files: ``lean_batch`` in conftest.py) is the scanner's."""
+    _, expect = corpus_file()
+    outcome = lean_batch["outcomes"]["Corpus"]
+    assert outcome is not None
     by_line = {}
-    for m in messages:
+    for m in outcome.messages:
         by_line.setdefault(m["pos"]["line"], []).append(m)
-    unexpected = [m for line, ms in by_line.items() if line not in expect for m in ms if m["severity"] == "error"]
-    assert not unexpected, unexpected
+    errors = [m for ms in by_line.values() for m in ms if m["severity"] == "error"]
+    assert not errors and outcome.code == 0, errors  # a #check of an unknown name, or an unexpected success
     for line, (n, name, present) in expect.items():
         got = by_line.get(line, [])
-        known = any(m["severity"] == "information" for m in got)
-        assert known == present, (CORPUS[n][0], name, got)
+        if present:
+            assert any(m["severity"] == "information" for m in got), (CORPUS[n][0], name, got)
+        else:  # the failure #check_failure expected: the name is unknown
+            assert any("unknown" in m["data"].lower() for m in got), (CORPUS[n][0], name, got)

@@ -3,15 +3,13 @@
 Pure-Python tests build small compacted regions by hand (a miniature of
 Lean's compactor below) and check that well-formed ones decode and damaged
 ones raise ``OleanError``.  Tests marked ``lean`` compile one Lean file of
-cases with known axiom sets once (``lean -o``), then audit its ``.olean``.
+cases with known axiom sets once (with the session's other Lean files:
+``lean_batch``), then audit its ``.olean``.
 """
 
 from __future__ import annotations
 
-import json
 import struct
-import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -482,24 +480,14 @@ def wasm_toolchain(toolchain):
 
 
 @pytest.fixture(scope="module")
-def cases_olean(wasm_toolchain, tmp_path_factory):
-    """``AxiomCases.olean`` (and its parts), compiled once by the wasm Lean."""
-    toolchain = wasm_toolchain
-    work = tmp_path_factory.mktemp("olean")
-    src = work / "AxiomCases.lean"
-    src.write_text(textwrap.dedent(CASES).lstrip())
-    out = work / "AxiomCases.olean"
-    argv, env = toolchain.command(src, work)
-    at = argv.index(str(src))
-    argv = argv[:at] + ["-o", str(out)] + argv[at:]
-    proc = subprocess.run(argv, env=env, cwd=work, capture_output=True, text=True, timeout=1200)
-    errors = []
-    for line in proc.stdout.splitlines():
-        if line.startswith("{"):
-            msg = json.loads(line)
-            if msg.get("severity") == "error":
-                errors.append(f"{msg['pos']['line']}: {msg['data']}")
-    assert not errors and proc.returncode == 0, (errors, proc.stderr[-2000:])
+def cases_olean(wasm_toolchain, lean_batch):
+    """``AxiomCases.olean`` (and its parts), compiled by the wasm Lean (in the
+    session's batch of Lean files: ``lean_batch`` in conftest.py)."""
+    outcome = lean_batch["outcomes"]["AxiomCases"]
+    assert outcome is not None
+    errors = [f"{m['pos']['line']}: {m['data']}" for m in outcome.messages if m.get("severity") == "error"]
+    assert not errors and outcome.code == 0, errors
+    out = lean_batch["jobs"]["AxiomCases"].olean
     assert out.is_file() and Path(str(out) + ".private").is_file()
     return out
 
