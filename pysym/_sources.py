@@ -1,23 +1,30 @@
 """The package's own sources: fingerprinted when the package is first imported,
 and the only thing its modules are loaded from.
 
-The audit's cache (:mod:`pysym.audit.cache`) keys outcomes by the code that
-computed them.  Two things could make the running code differ from the files
-that key names:
+The caches of audit outcomes and derivation reports (:mod:`pysym.audit.cache`,
+:mod:`pysym.derive.cache`) key results by the code that computed them
+(:mod:`pysym.fingerprint`).  Three things could make the running code differ
+from the files that key names:
 
 * hashing the files when the cache is first used would be too late: the
   modules in memory were read earlier, and a file saved in between would give
   old code's outcomes the new code's key.  So :data:`AT_IMPORT` is taken here,
   when ``import pysym`` runs (about 10 ms), before any other module of the
-  package is read, and the cache stores nothing unless the files still hash
+  package is read, and the caches store nothing unless the files still hash
   the same after the evaluation (:func:`sources_digest` again);
+* a file changed and changed back while a command runs hashes the same
+  before and after, though a module may have been compiled from the other
+  version in between.  So the caches also store nothing when any file of the
+  package (or of the libraries) was written since :data:`LOADED_SINCE`, the
+  moment this process started reading code;
 * Python runs a module's cached bytecode (``__pycache__/*.pyc``) when the
   source's size and modification time (in whole seconds) match what the
-  bytecode records, so an edit of the same size within the same second (or
-  with the time set back) would leave the old bytecode running.  So the
-  package's modules are loaded by :class:`ContentStampedLoader`, whose
-  bytecode records a hash of the source's content instead of its time: any
-  edit makes the old bytecode stale.
+  bytecode records, and runs "unchecked" hash-based bytecode without looking
+  at the source at all, so an edit could leave old bytecode running.  So the
+  package's modules are loaded by :class:`ContentStampedLoader`, which reads
+  each source once, compiles those bytes, and uses bytecode only when it is
+  the kind this loader writes and records 32 bits of the SHA-256 of those
+  very bytes and their size.
 
 >>> len(AT_IMPORT), AT_IMPORT == sources_digest()
 (64, True)
@@ -30,7 +37,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
+import os
 import sys
+import time
 from pathlib import Path
 
 __all__ = ["AT_IMPORT", "sources_digest", "ContentStampedLoader", "install"]
@@ -46,17 +55,52 @@ def sources_digest(package: Path = PACKAGE) -> str:
     return h.hexdigest()
 
 
+def _stamp(source: bytes) -> int:
+    return int.from_bytes(hashlib.sha256(source).digest()[:4], "little")
+
+
 class ContentStampedLoader(importlib.machinery.SourceFileLoader):
-    """A source loader whose bytecode is valid only for the exact source text:
-    where Python compares the source's modification time with the one the
-    bytecode records, this loader reports 32 bits of the SHA-256 of the
-    source's bytes instead."""
+    """A source loader whose bytecode is valid only for the exact source text.
+    It reads the source once and runs either those bytes compiled, or bytecode
+    whose header is a timestamp-style one (flags 0) recording, where Python
+    records the source's modification time, 32 bits of the SHA-256 of those
+    bytes, and their size.  Hash-based bytecode (checked or not) and bytecode
+    of another stamp are never run."""
 
     def path_stats(self, path):
         stats = super().path_stats(path)
         with open(path, "rb") as fh:
-            digest = hashlib.sha256(fh.read()).digest()
-        return {"mtime": int.from_bytes(digest[:4], "little"), "size": stats["size"]}
+            return {"mtime": _stamp(fh.read()), "size": stats["size"]}
+
+    def get_code(self, fullname):
+        import marshal
+        from importlib.util import MAGIC_NUMBER, cache_from_source
+
+        path = self.get_filename(fullname)
+        source = self.get_data(path)
+        header = MAGIC_NUMBER + (0).to_bytes(4, "little") + _stamp(source).to_bytes(4, "little") + \
+            (len(source) & 0xFFFFFFFF).to_bytes(4, "little")
+        try:
+            bytecode_path = cache_from_source(path)
+        except NotImplementedError:
+            bytecode_path = None
+        if bytecode_path is not None:
+            try:
+                data = self.get_data(bytecode_path)
+            except OSError:
+                data = b""
+            if data[:16] == header:
+                try:
+                    return marshal.loads(memoryview(data)[16:])
+                except (EOFError, ValueError, TypeError):
+                    pass
+        code = self.source_to_code(source, path)
+        if bytecode_path is not None and not sys.dont_write_bytecode:
+            try:
+                self.set_data(bytecode_path, header + marshal.dumps(code))
+            except OSError:
+                pass
+        return code
 
 
 class _Finder:
@@ -69,6 +113,8 @@ class _Finder:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
             spec.loader = ContentStampedLoader(fullname, spec.origin)
+        elif spec is not None and spec.loader is not None:  # bytecode without source, an extension module
+            FOREIGN.append(fullname)
         return spec
 
 
@@ -78,5 +124,27 @@ def install() -> None:
         sys.meta_path.insert(0, _Finder())
 
 
+def _process_start() -> float:
+    """When this process started (Linux: ``/proc``), rounded down; ``0.0`` when unknown."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            ticks = int(fh.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime, in clock ticks
+        with open("/proc/stat", encoding="ascii") as fh:
+            boot = next(int(line.split()[1]) for line in fh if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK") - 1.0
+    except (OSError, ValueError, IndexError, StopIteration):
+        return 0.0
+
+
+# The moment from which this process may hold code read from files: a file of the package or of a library
+# changed at or after it may differ from what runs here, so no result computed here is cached
+# (:func:`pysym.fingerprint.code_unchanged`).  Normally the package's import (before it imports any library;
+# a margin covers the file system's coarser clock); if one of the libraries was loaded before it, the start of
+# the process (or, when that is unknown, the beginning of time: nothing is cached).
+LOADED_SINCE = time.time() - 0.05
+if any(name in sys.modules for name in ("sympy", "mpmath", "flint", "numpy")):
+    LOADED_SINCE = min(LOADED_SINCE, _process_start())
+
+FOREIGN: list[str] = []  # modules of the package loaded from something else than their source: nothing is cached
 install()
 AT_IMPORT = sources_digest()

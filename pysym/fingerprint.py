@@ -20,8 +20,8 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "libraries_fingerprint",
-           "tree_fingerprint"]
+__all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "code_unchanged",
+           "libraries_fingerprint", "tree_fingerprint"]
 
 FORMAT = "moe-theory-code/1"
 
@@ -49,6 +49,26 @@ def current_code_digest() -> str:
     return _combine(_sources.sources_digest())
 
 
+def code_unchanged() -> bool:
+    """Whether a result computed in this process may be stored under
+    :func:`code_digest`: the files still hash as they did, and no file of the
+    package or of the libraries (their vendored shared libraries, the site's
+    ``.pth`` start-up files) was written since this process may have read its
+    code (:data:`pysym._sources.LOADED_SINCE`).  A file changed and changed
+    back while a command runs, or a library upgraded under a running process,
+    hashes the same as before but may not be the code that ran.  A module of
+    the package loaded from bytecode without source, or from an extension
+    module, is not code the digest covers: nothing is stored then either."""
+    from pysym import _sources
+
+    if _sources.FOREIGN or current_code_digest() != code_digest():
+        return False
+    since = _sources.LOADED_SINCE
+    newest = max([_newest(_sources.PACKAGE)] + [_newest(root) for root in _library_roots()] +
+                 [_newest(p) for p in _startup_files()])
+    return newest < since
+
+
 def _combine(sources: str) -> str:
     h = hashlib.sha256(FORMAT.encode())
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
@@ -73,8 +93,11 @@ def _numpy_dispatch() -> str:
 
 def libraries_fingerprint() -> str:
     """Each library of :data:`LIBRARIES`: its version and every file of its
-    package (path, size, modification time), so a patched copy that keeps the
-    version number is a different library."""
+    package (path, size, inode, times), so a patched copy that keeps the
+    version number is a different library; the shared libraries wheels vendor
+    beside the packages (``site-packages/*.libs``: libflint, OpenBLAS); and
+    the site's start-up files (``*.pth``, ``sitecustomize``), which run before
+    any of it and may patch it."""
     import importlib
 
     h = hashlib.sha256()
@@ -86,7 +109,84 @@ def libraries_fingerprint() -> str:
             continue
         h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
         h.update(tree_fingerprint(Path(module.__file__).resolve().parent).encode())
+    for root in _vendored():
+        h.update(b"\0" + tree_fingerprint(root).encode())
+    for path in _startup_files():
+        try:
+            h.update(b"\0" + os.fsencode(path) + b"\0" + path.read_bytes())
+        except OSError:
+            pass
     return h.hexdigest()
+
+
+def _library_roots() -> list[Path]:
+    """The folders of the libraries' packages and their vendored shared libraries."""
+    import importlib.util
+
+    roots = []
+    for name in LIBRARIES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin:
+            roots.append(Path(spec.origin).resolve().parent)
+    return roots + _vendored()
+
+
+def _vendored() -> list[Path]:
+    import importlib.util
+
+    parents = set()
+    for name in LIBRARIES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin:
+            parents.add(Path(spec.origin).resolve().parent.parent)
+    return sorted(d for parent in parents for d in parent.glob("*.libs") if d.is_dir())
+
+
+def _startup_files() -> list[Path]:
+    """The ``.pth`` files of the site folders, and ``sitecustomize``/``usercustomize``."""
+    import importlib.util
+    import site
+
+    folders = list(getattr(site, "getsitepackages", lambda: [])())
+    if getattr(site, "ENABLE_USER_SITE", False):
+        folders.append(site.getusersitepackages())
+    files = sorted(p for folder in folders if os.path.isdir(folder) for p in Path(folder).glob("*.pth"))
+    for name in ("sitecustomize", "usercustomize"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin and os.path.isfile(spec.origin):
+            files.append(Path(spec.origin))
+    return files
+
+
+def _newest(root: Path) -> float:
+    """The latest modification or status change of the file ``root``, or of a
+    file under the folder ``root`` (seconds; bytecode that Python writes itself,
+    ``__pycache__``, and folders' own times, which change when it does, left out)."""
+    newest = 0.0
+    if not os.path.isdir(root):
+        try:
+            st = os.stat(root)
+        except OSError:
+            return newest
+        return max(st.st_mtime, st.st_ctime)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            try:
+                st = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            newest = max(newest, st.st_mtime, st.st_ctime)
+    return newest
 
 
 def tree_fingerprint(root: Path) -> str:

@@ -171,3 +171,54 @@ def test_cli_reuses_reports_and_no_cache_verifies_afresh(real_check, tmp_path, m
         monkeypatch.setattr(module, "run_lean_process", no_lean)
     third = moe(tmp_path, "derive", NAME, "--no-cache")
     assert third.returncode == 0 and "verified by an earlier run" not in third.stdout, third.stdout + third.stderr
+
+
+def test_a_variant_built_in_memory_is_another_derivation(tmp_path, statements, monkeypatch):
+    """Red team: a report of a derivation changed in memory (a step dropped,
+    "does it verify without it?") was stored under the shipped derivation's
+    key.  The key names the derivation as built."""
+    import pysym.derive.run as run_module
+
+    shipped = run_module.build
+
+    def without_last_step(name):
+        d = shipped(name)
+        d.steps = d.steps[:-1]
+        return d
+
+    cache = ReportCache(tmp_path)
+    monkeypatch.setattr(run_module, "build", without_last_step)
+    (variant,) = run([NAME], statements, cache=cache)
+    monkeypatch.setattr(run_module, "build", shipped)
+    again = ReportCache(tmp_path)
+    (report,) = run([NAME], statements, cache=again)
+    assert again.hits == 0 and len(report.steps) == len(variant.steps) + 1
+    assert cache.key(NAME, statements) != cache.key(NAME, statements, without_last_step(NAME))
+
+
+def test_a_report_verified_where_budgets_do_not_apply_is_not_stored(tmp_path, statements):
+    """Red team: budgets are a signal timer, so they apply in the main thread
+    only; a report verified in another thread ran unbounded."""
+    import threading
+
+    cache = ReportCache(tmp_path)
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("r", run([NAME], statements, cache=cache)))
+    worker.start()
+    worker.join()
+    assert out["r"][0].ok and _entries(cache) == []
+
+
+def test_sympy_state_beyond_the_arguments_counts(tmp_path):
+    """Red team: unpickling rebuilds a SymPy object from its arguments, which
+    loses a polynomial's domain or modulus, a wildcard's exclusions, a unit's
+    LaTeX form; a report holding one must not be stored (it would load as
+    another report)."""
+    from sympy.physics.units import degree
+
+    X = sp.Symbol("X")
+    for held in (sp.Poly(X**2 + 4, X, modulus=5), sp.Poly(X**2 + 1, X, domain="QQ"),
+                 sp.Wild("w", exclude=[X]), 2 * degree * X):
+        report = Report(build(NAME), [StepResult(Remark("held", ""), True, "remark", "", region={"x": held})])
+        assert not ReportCache(tmp_path).put("k", report), held
+    assert not list(tmp_path.iterdir())

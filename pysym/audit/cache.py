@@ -43,7 +43,7 @@ import os
 from pathlib import Path
 
 from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
-from pysym.fingerprint import code_digest, current_code_digest
+from pysym.fingerprint import code_digest, code_unchanged
 from pysym.paths import write_atomic
 
 __all__ = ["OutcomeCache", "KEEP", "FORMAT"]
@@ -98,7 +98,7 @@ class OutcomeCache:
         """Whether the code is still what the keys name (checked after an
         evaluation, before its outcomes are stored: a file saved while the
         audit ran means the outcomes may come from other code)."""
-        return current_code_digest() == code_digest()
+        return code_unchanged()
 
     def put(self, key: str, outcome: Outcome) -> None:
         rounding = None if outcome.rounding is None else dataclasses.asdict(outcome.rounding)

@@ -53,7 +53,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["OutOfTime", "budget", "active", "remaining", "stops", "note_stop"]
+__all__ = ["OutOfTime", "budget", "active", "remaining", "stops", "note_stop", "enforced"]
 
 _TIMER = getattr(signal, "ITIMER_PROF", None)
 _SIGNAL = getattr(signal, "SIGPROF", None)
@@ -88,6 +88,13 @@ def stops() -> int:
 
 def note_stop() -> None:
     _stops[0] += 1
+
+
+def enforced() -> bool:
+    """Whether budgets take effect here (the main thread, on a system with
+    ``SIGPROF``): elsewhere work runs unbounded, so what it reaches may differ
+    from what a budgeted run reaches."""
+    return _usable()
 
 
 def _usable() -> bool:

@@ -1,16 +1,18 @@
 """Derivation reports cached by everything a report depends on.
 
-A derivation's report is a function of the derivation (its definition is code
-of :mod:`pysym.derive.library`), the Lean statements it reads, the CPU-time
-budgets of its steps and proofs, and the code that verifies it (every module
+A derivation's report is a function of the derivation (as built, before it is
+verified: every step, expression and range, :func:`canonical`), the Lean
+statements it reads, the CPU-time budgets of its steps and proofs, and the
+code that verifies it (every module
 of :mod:`pysym`, Python, SymPy, mpmath, python-flint, NumPy and their
 environment variables: :mod:`pysym.fingerprint`).  The key of an entry hashes
 all of them, so a hit is the report that verifying again would give; changing
 any one of them is a miss.
 
-Only reports reached without any CPU-time limit stopping work are stored (a
-step that ran out of its budget, or a proof attempt its prover's own budget
-stopped: how far work gets before its limit depends on the machine's speed),
+Only reports reached with every CPU-time budget in force (the main thread)
+and none stopping work are stored (a step that ran out of its budget, or a
+proof attempt its prover's own budget stopped: how far work gets before its
+limit depends on the machine's speed),
 and nothing is stored when :mod:`pysym`'s files changed while the derivation
 was verified.
 
@@ -40,7 +42,7 @@ derivation afresh and rewrite the entries.
 >>> d = Derivation("demo", "Logarithm of a square", vars=[x], steps=[
 ...     Identity("sq", sp.log(x.symbol**2), 2 * sp.log(x.symbol), "log of a power")], conclusion="sq")
 >>> cache = ReportCache(Path(tempfile.mkdtemp()))
->>> key = cache.key("demo", {})
+>>> key = cache.key("demo", {}, d)
 >>> cache.get(key, "demo") is None
 True
 >>> cache.put(key, d.verify())
@@ -55,11 +57,12 @@ import hashlib
 import json
 import os
 import pickle
+import types
 from pathlib import Path
 
 import sympy as sp
 
-from pysym.fingerprint import code_digest, current_code_digest
+from pysym.fingerprint import code_digest, code_unchanged
 from pysym.paths import write_atomic
 
 __all__ = ["ReportCache", "KEEP", "FORMAT"]
@@ -78,12 +81,17 @@ class ReportCache:
         self.read = read
         self.hits = 0
 
-    def key(self, name: str, statements: dict | None) -> str:
+    def key(self, name: str, statements: dict | None, derivation=None) -> str:
+        """The key of derivation ``name`` (as ``derivation``, built but not yet
+        verified, is: :func:`canonical` of it; default: as the library builds it)
+        under ``statements``, the budgets and the code."""
         from pysym.derive.derivation import STEP_BUDGET
+        from pysym.derive.library import build
         from pysym.derive.prove import BUDGET
 
+        built = canonical(build(name) if derivation is None else derivation)
         h = hashlib.sha256(code_digest().encode())
-        for part in (FORMAT, name, json.dumps(statements, sort_keys=True, ensure_ascii=False),
+        for part in (FORMAT, name, built, json.dumps(statements, sort_keys=True, ensure_ascii=False),
                      f"{STEP_BUDGET!r} {BUDGET!r}"):
             h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
@@ -118,7 +126,7 @@ class ReportCache:
     def code_unchanged(self) -> bool:
         """Whether the code is still what the keys name (checked after a
         verification, before its report is stored)."""
-        return current_code_digest() == code_digest()
+        return code_unchanged()
 
     def put(self, key: str, report) -> bool:
         """Store ``report`` under ``key`` if it survives the round trip exactly;
@@ -184,6 +192,34 @@ def _sympy(x, out: list) -> None:
             _sympy(a, out) if isinstance(a, sp.Basic) else _walk(a, out, set())
             out.append(",")
         out.append(")")
+    # state beyond the arguments (a polynomial's domain, a wildcard's exclusions, a unit's LaTeX form): what a
+    # rebuild from the arguments would lose shows here, so such a report fails the round trip and is not stored
+    extra = {k: v for k, v in _state(x).items() if k not in _SYMPY_BOOKKEEPING}
+    if extra:
+        out.append("+")
+        _walk(extra, out, set())
+
+
+# SymPy's own caches and the parts covered above
+_SYMPY_BOOKKEEPING = {"_mhash", "_args", "_assumptions", "_assumptions0", "_assumptions_orig", "__weakref__",
+                      "name", "dummy_index", "p", "q", "_mpf_", "_prec", "_hash", "_cached_hash"}
+
+
+def _state(x) -> dict:
+    fields = dict(getattr(x, "__dict__", {}))
+    for cls in type(x).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if slot not in fields and hasattr(x, slot):
+                fields[slot] = getattr(x, slot)
+    return fields
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
 
 
 def _walk(x, out: list, active: set) -> None:
@@ -193,6 +229,13 @@ def _walk(x, out: list, active: set) -> None:
         out.append(f"{type(x).__name__}{x:#x}")
     elif x is None or isinstance(x, (float, complex, str, bytes)):
         out.append(type(x).__name__ + repr(x))
+    elif isinstance(x, types.FunctionType):  # by name, code, constants, defaults and captured values
+        out.append(f"F{x.__module__}.{x.__qualname__}:{x.__code__.co_code.hex()}")
+        _walk([x.__code__.co_consts, x.__code__.co_names, x.__defaults__, x.__kwdefaults__,
+               [c.cell_contents for c in (x.__closure__ or ()) if _filled(c)]], out, active)
+    elif isinstance(x, types.CodeType):
+        out.append(f"C{getattr(x, 'co_qualname', x.co_name)}:{x.co_code.hex()}")
+        _walk([x.co_consts, x.co_names], out, active)
     elif callable(x) and hasattr(x, "__qualname__"):
         out.append(f"F{getattr(x, '__module__', '')}.{x.__qualname__}")
     else:

@@ -44,11 +44,13 @@ def run(names: list[str] | None, statements: dict[str, str], progress=None, cach
     (a :class:`pysym.derive.cache.ReportCache`), a derivation whose report is
     cached is not verified again, and what is verified is stored (the cache's
     module says when that is safe)."""
-    from pysym.derive.budget import stops
+    from pysym.derive.budget import enforced, stops
 
-    reports = []
+    reports, storable = [], []
     for name in select(names):
-        key = cache.key(name, statements) if cache is not None else None
+        derivation = build(name)
+        # the key names the derivation as built here (a variant made in memory is another derivation)
+        key = cache.key(name, statements, derivation) if cache is not None else None
         report = cache.get(key, name) if cache is not None else None
         if report is not None:
             reports.append(report)
@@ -56,10 +58,14 @@ def run(names: list[str] | None, statements: dict[str, str], progress=None, cach
         if progress is not None:
             progress.step(f"  deriving {name}")
         before = stops()
-        report = build(name).verify(statements)
+        report = derivation.verify(statements)
         reports.append(report)
-        stopped = stops() != before or any(s.method == "budget" for s in report.steps)
-        if cache is not None and not stopped and cache.code_unchanged():
+        # a report is stored only if every budget was in force and none stopped any work
+        stopped = not enforced() or stops() != before or any(s.method == "budget" for s in report.steps)
+        if cache is not None and not stopped:
+            storable.append((key, report))
+    if storable and cache.code_unchanged():  # checked once all are verified: the code that ran is the keys'
+        for key, report in storable:
             cache.put(key, report)
     if cache is not None:
         cache.prune()

@@ -1,0 +1,103 @@
+"""What the code of a cached result is (``pysym/fingerprint.py``, ``pysym/_sources.py``).
+
+Red-team findings against the caches of reports and outcomes: a file changed
+and changed back while a command ran hashed the same as before although a
+module may have been compiled from the other version; "unchecked" hash-based
+bytecode ran whatever the source said; a library upgraded under a running
+process, a wheel's vendored shared library or a ``.pth`` start-up file were
+not part of the key.  Each is planted here and must stop the caches from
+storing (or change the key).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import py_compile
+import sys
+import time
+
+from pysym import _sources, fingerprint
+from pysym._sources import ContentStampedLoader
+
+
+def _run(loader_class, src):
+    loader = loader_class(src.stem, str(src))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(src.stem, loader))
+    loader.exec_module(module)
+    return module.VALUE
+
+
+def test_hash_based_bytecode_of_another_source_never_runs(tmp_path, monkeypatch):
+    # Python runs "unchecked" hash-based bytecode without reading the source (`compileall --invalidation-mode
+    # unchecked-hash`, as some images precompile); the package's loader runs only bytecode it can tie to the
+    # bytes it read
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "cache"))
+    for loader_class, after_edit in ((importlib.machinery.SourceFileLoader, 1), (ContentStampedLoader, 2)):
+        src = tmp_path / f"u_{loader_class.__name__}.py"
+        src.write_text("VALUE = 1\n")
+        py_compile.compile(str(src), cfile=importlib.util.cache_from_source(str(src)),
+                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+        src.write_text("VALUE = 2 + 0\n")  # an edit (or a pull) after the bytecode was made
+        assert _run(loader_class, src) == after_edit, loader_class.__name__
+
+
+def test_the_loaders_own_bytecode_is_used_for_the_same_bytes_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "cache"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    src = tmp_path / "m.py"
+    src.write_text("VALUE = 1\n")
+    assert _run(ContentStampedLoader, src) == 1
+    pyc = importlib.util.cache_from_source(str(src))
+    assert os.path.isfile(pyc)
+    compiled = []
+    monkeypatch.setattr(ContentStampedLoader, "source_to_code",
+                        lambda self, data, path: compiled.append(path) or compile(data, path, "exec"))
+    assert _run(ContentStampedLoader, src) == 1 and compiled == []  # the same bytes: the bytecode ran
+    src.write_text("VALUE = 3\n")
+    assert _run(ContentStampedLoader, src) == 3 and compiled == [str(src)]
+
+
+def test_a_file_written_after_the_code_was_loaded_stops_the_caches(tmp_path, monkeypatch):
+    # a file changed and changed back while a command runs, or a library upgraded under a running process,
+    # hashes as before: what counts is that it was written after this process started reading code
+    assert fingerprint.code_unchanged()
+    startup = tmp_path / "zz_patch.pth"
+    monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
+    monkeypatch.setattr(_sources, "LOADED_SINCE", time.time() - 1)
+    startup.write_text("import sys\n")  # written now: after the code was (said to be) loaded
+    fingerprint.code_digest.cache_clear()
+    try:
+        assert not fingerprint.code_unchanged()
+        monkeypatch.setattr(_sources, "LOADED_SINCE", time.time() + 1)  # written before it: fine
+        assert fingerprint.code_unchanged()
+    finally:
+        fingerprint.code_digest.cache_clear()
+
+
+def test_start_up_files_and_vendored_libraries_are_in_the_key(tmp_path, monkeypatch):
+    startup = tmp_path / "site.pth"
+    startup.write_text("import sys\n")
+    vendored = tmp_path / "python_flint.libs"
+    vendored.mkdir()
+    (vendored / "libflint.so").write_bytes(b"\0" * 8)
+    monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
+    monkeypatch.setattr(fingerprint, "_vendored", lambda: [vendored])
+    first = fingerprint.libraries_fingerprint()
+    startup.write_text("import sympy.printing.str as s; s.StrPrinter._print_factorial = None\n")
+    second = fingerprint.libraries_fingerprint()
+    (vendored / "libflint.so").write_bytes(b"\1" * 8)
+    third = fingerprint.libraries_fingerprint()
+    assert len({first, second, third}) == 3
+    # the real site: its .pth files and the wheels' *.libs folders are found
+    monkeypatch.undo()
+    site_files = {p.suffix for p in fingerprint._startup_files()}
+    assert site_files <= {".pth", ".py"}
+    assert all(p.name.endswith(".libs") and p.is_dir() for p in fingerprint._vendored())
+
+
+def test_a_module_of_the_package_loaded_without_its_source_stops_the_caches(monkeypatch):
+    assert fingerprint.code_unchanged()
+    monkeypatch.setattr(_sources, "FOREIGN", ["pysym.planted"])
+    assert not fingerprint.code_unchanged()
