@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 __all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "code_unchanged",
-           "libraries_fingerprint", "tree_fingerprint"]
+           "libraries_fingerprint", "tree_fingerprint", "private_file"]
 
 FORMAT = "moe-theory-code/1"
 
@@ -208,3 +208,20 @@ def tree_fingerprint(root: Path) -> str:
             h.update(f"\0{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
                      .encode("utf-8", "surrogateescape"))
     return h.hexdigest()
+
+
+def private_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of this user that no one else may
+    write: only then is a cached result read from it (another local user who
+    could write a cache entry could plant a verdict, or code in a pickle; one
+    who may write the folder can only replace an entry by a file of their own).
+    The caches write their entries with mode 0600."""
+    import stat
+
+    if not hasattr(os, "getuid"):
+        return True
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022

@@ -105,16 +105,18 @@ def cache_dir() -> Path:
     return (base / "moe-theory").resolve()
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
+def write_atomic(path: Path, data: str | bytes, *, private: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename, so a
-    failure never leaves a half-written file behind."""
+    failure never leaves a half-written file behind; ``private``: readable and
+    writable by this user only (mode 0600), whatever the umask."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     umask = os.umask(0)
     os.umask(umask)
     try:
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the file the usual mode
+        if not private:
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the file the usual mode
         with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": "\n"})) as fh:
             fh.write(data)
         os.replace(tmp, path)

@@ -222,3 +222,32 @@ def test_sympy_state_beyond_the_arguments_counts(tmp_path):
         report = Report(build(NAME), [StepResult(Remark("held", ""), True, "remark", "", region={"x": held})])
         assert not ReportCache(tmp_path).put("k", report), held
     assert not list(tmp_path.iterdir())
+
+
+def test_only_this_users_private_entries_are_read(tmp_path, verified, statements):
+    """An entry another user could have written is never loaded (a pickle
+    runs code when loaded; a planted audit entry would be a planted verdict):
+    entries are written 0600, and one writable by others, a symbolic link, or
+    (where this test may change owners) a file of another user is a miss."""
+    import os
+    import stat
+
+    cache = ReportCache(tmp_path)
+    key = cache.key(NAME, statements)
+    assert cache.put(key, verified)
+    (entry,) = _entries(cache)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert cache.get(key, NAME) is not None
+    entry.chmod(0o620)
+    assert cache.get(key, NAME) is None
+    entry.chmod(0o600)
+    moved = tmp_path / "elsewhere.pickle"
+    entry.rename(moved)
+    entry.symlink_to(moved)
+    assert cache.get(key, NAME) is None
+    entry.unlink()
+    moved.rename(entry)
+    assert cache.get(key, NAME) is not None
+    if os.getuid() == 0:
+        os.chown(entry, 4242, -1)
+        assert cache.get(key, NAME) is None

@@ -19,7 +19,8 @@ machine's speed), is evaluated afresh every time; and nothing is stored when
 :mod:`pysym`'s files changed while the audit ran.
 
 An entry that cannot be read, does not parse, or does not name its own key
-is a miss, never an error; entries are written atomically
+is a miss, never an error, and so is one that another user owns or may
+write (:func:`pysym.fingerprint.private_file`); entries are written atomically
 (:func:`pysym.paths.write_atomic`); beyond :data:`KEEP` entries the least
 recently used are removed.  ``moe-theory audit --no-cache`` (and ``all
 --no-cache``) evaluate every claim afresh, and rewrite the entries.
@@ -43,7 +44,7 @@ import os
 from pathlib import Path
 
 from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
-from pysym.fingerprint import code_digest, code_unchanged
+from pysym.fingerprint import code_digest, code_unchanged, private_file
 from pysym.paths import write_atomic
 
 __all__ = ["OutcomeCache", "KEEP", "FORMAT"]
@@ -82,6 +83,8 @@ class OutcomeCache:
         if not self.read:
             return None
         path = self._path(key)
+        if not private_file(path):
+            return None
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             outcome = _outcome(data, key)
@@ -105,7 +108,7 @@ class OutcomeCache:
         data = {"format": FORMAT, "key": key, "verdict": outcome.verdict, "summary": outcome.summary,
                 "evidence": outcome.evidence, "rounding": rounding}
         try:
-            write_atomic(self._path(key), json.dumps(data, ensure_ascii=False))
+            write_atomic(self._path(key), json.dumps(data, ensure_ascii=False), private=True)
         except (OSError, TypeError, ValueError):  # a read-only build folder, or evidence that is not JSON
             return
 

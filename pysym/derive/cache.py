@@ -29,8 +29,10 @@ read, names another key, or does not hold a
 miss, never an error.  Entries are written atomically
 (:func:`pysym.paths.write_atomic`); beyond :data:`KEEP` entries the least
 recently used are removed.  Loading a pickle can run code, so the only files
-ever loaded are the workspace's own entries named by a key, and a key hashes
-the interpreter's path and the libraries' inodes and change times
+ever loaded are the workspace's own entries named by a key, owned by this
+user and writable by no one else (entries are written with mode 0600:
+:func:`pysym.fingerprint.private_file`), and a key hashes the interpreter's
+path and the libraries' inodes and change times
 (:func:`pysym.fingerprint.tree_fingerprint`): no entry written on another
 machine, or shipped in a repository, is ever named by one computed here.
 ``moe-theory derive --no-cache`` (and ``all --no-cache``) verify every
@@ -62,7 +64,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from pysym.fingerprint import code_digest, code_unchanged
+from pysym.fingerprint import code_digest, code_unchanged, private_file
 from pysym.paths import write_atomic
 
 __all__ = ["ReportCache", "KEEP", "FORMAT"]
@@ -107,6 +109,8 @@ class ReportCache:
             return None
         path = self._path(key)
         header = f"{FORMAT} {key}\n".encode()
+        if not private_file(path):  # loading a pickle runs code: only this user's own entries
+            return None
         try:
             data = path.read_bytes()
             if not data.startswith(header):
@@ -135,7 +139,7 @@ class ReportCache:
             blob = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
             if canonical(_load(blob)) != canonical(report):
                 return False
-            write_atomic(self._path(key), f"{FORMAT} {key}\n".encode() + blob)
+            write_atomic(self._path(key), f"{FORMAT} {key}\n".encode() + blob, private=True)
         except Exception:  # a read-only folder, an object that does not pickle or load: not stored
             return False
         return True
