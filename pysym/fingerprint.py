@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 __all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "code_unchanged",
-           "libraries_fingerprint", "tree_fingerprint", "private_file"]
+           "libraries_fingerprint", "tree_fingerprint", "private_file", "ResultCache"]
 
 FORMAT = "moe-theory-code/1"
 
@@ -121,6 +121,11 @@ def libraries_fingerprint() -> str:
 
 def _library_roots() -> list[Path]:
     """The folders of the libraries' packages and their vendored shared libraries."""
+    return _package_dirs() + _vendored()
+
+
+def _package_dirs() -> list[Path]:
+    """The folder of each library's package (found without importing it)."""
     import importlib.util
 
     roots = []
@@ -131,20 +136,12 @@ def _library_roots() -> list[Path]:
             continue
         if spec is not None and spec.origin:
             roots.append(Path(spec.origin).resolve().parent)
-    return roots + _vendored()
+    return roots
 
 
 def _vendored() -> list[Path]:
-    import importlib.util
-
-    parents = set()
-    for name in LIBRARIES:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        if spec is not None and spec.origin:
-            parents.add(Path(spec.origin).resolve().parent.parent)
+    """The shared libraries wheels vendor beside the packages (``site-packages/*.libs``)."""
+    parents = {root.parent for root in _package_dirs()}
     return sorted(d for parent in parents for d in parent.glob("*.libs") if d.is_dir())
 
 
@@ -225,3 +222,43 @@ def private_file(path: Path) -> bool:
     except OSError:
         return False
     return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+class ResultCache:
+    """What the caches of results have in common: entries ``<key><SUFFIX>`` in
+    ``directory``, one per key; with ``read=False`` nothing is read (everything
+    is computed afresh) and what is computed is still stored; ``hits`` counts
+    the entries read."""
+
+    SUFFIX = ""
+    KEEP = 1000
+
+    def __init__(self, directory: Path, *, read: bool = True):
+        self.directory = Path(directory)
+        self.read = read
+        self.hits = 0
+
+    def _path(self, key: str) -> Path:
+        return self.directory / f"{key}{self.SUFFIX}"
+
+    def _readable(self, path: Path) -> bool:
+        """Whether an entry may be read at all (see :func:`private_file`)."""
+        return self.read and private_file(path)
+
+    def _hit(self, path: Path) -> None:
+        try:
+            os.utime(path)  # recently used
+        except OSError:
+            pass
+        self.hits += 1
+
+    def code_unchanged(self) -> bool:
+        """Whether the code is still what the keys name (checked after the
+        computation, before its results are stored): :func:`code_unchanged`."""
+        return code_unchanged()
+
+    def prune(self, keep: int | None = None) -> None:
+        """Remove the least recently used entries beyond ``keep`` (default :attr:`KEEP`)."""
+        from pysym.paths import prune_least_recent
+
+        prune_least_recent(self.directory, f"*{self.SUFFIX}", self.KEEP if keep is None else keep)

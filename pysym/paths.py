@@ -25,7 +25,7 @@ from pathlib import Path
 from pysym.errors import ProjectError
 
 __all__ = ["PACKAGE_DIR", "is_checkout", "find_checkout", "installed_checkout", "packaged_library",
-           "find_project_root", "build_dir", "cache_dir", "write_atomic"]
+           "find_project_root", "build_dir", "cache_dir", "write_atomic", "prune_least_recent"]
 
 _MARKERS = ("lakefile.lean", "MoeTheory")
 
@@ -126,3 +126,17 @@ def write_atomic(path: Path, data: str | bytes, *, private: bool = False) -> Non
         except FileNotFoundError:
             pass
         raise
+
+
+def prune_least_recent(directory: Path, pattern: str, keep: int) -> None:
+    """Remove the files of ``directory`` matching ``pattern`` beyond the ``keep``
+    most recently modified (a cache's least recently used entries)."""
+    try:
+        entries = sorted(Path(directory).glob(pattern), key=lambda p: (p.stat().st_mtime, p.name))
+    except OSError:
+        return
+    for path in entries[:max(0, len(entries) - keep)]:
+        try:
+            path.unlink()
+        except OSError:
+            pass

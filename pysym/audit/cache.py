@@ -26,6 +26,7 @@ recently used are removed.  ``moe-theory audit --no-cache`` (and ``all
 --no-cache``) evaluate every claim afresh, and rewrite the entries.
 
 >>> import tempfile
+>>> from pathlib import Path
 >>> from pysym.audit.verdict import Outcome, Rounding
 >>> c = OutcomeCache(Path(tempfile.mkdtemp()))
 >>> c.get("k") is None
@@ -40,11 +41,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
-from pathlib import Path
 
 from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
-from pysym.fingerprint import code_digest, code_unchanged, private_file
+from pysym.fingerprint import ResultCache, code_digest
 from pysym.paths import write_atomic
 
 __all__ = ["OutcomeCache", "KEEP", "FORMAT"]
@@ -53,15 +52,13 @@ KEEP = 4000  # entries kept (about 2 KB each)
 FORMAT = "moe-theory-audit-outcome/1"
 
 
-class OutcomeCache:
+class OutcomeCache(ResultCache):
     """Outcomes in ``directory`` (the workspace's ``build/.cache/audit/``), one
     JSON file per key.  With ``read=False`` nothing is read (every claim is
     evaluated afresh) and what is evaluated is still stored."""
 
-    def __init__(self, directory: Path, *, read: bool = True):
-        self.directory = Path(directory)
-        self.read = read
-        self.hits = 0
+    SUFFIX = ".json"
+    KEEP = KEEP
 
     def key(self, cf, claim, statements: dict | None, budget) -> str | None:
         """The key of ``claim`` of ``cf``; ``None`` (not cacheable) for a claims
@@ -76,32 +73,17 @@ class OutcomeCache:
             h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.directory / f"{key}.json"
-
     def get(self, key: str) -> Outcome | None:
-        if not self.read:
-            return None
         path = self._path(key)
-        if not private_file(path):
+        if not self._readable(path):
             return None
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             outcome = _outcome(data, key)
         except (OSError, ValueError, TypeError, KeyError):
             return None
-        try:
-            os.utime(path)  # recently used
-        except OSError:
-            pass
-        self.hits += 1
+        self._hit(path)
         return outcome
-
-    def code_unchanged(self) -> bool:
-        """Whether the code is still what the keys name (checked after an
-        evaluation, before its outcomes are stored: a file saved while the
-        audit ran means the outcomes may come from other code)."""
-        return code_unchanged()
 
     def put(self, key: str, outcome: Outcome) -> None:
         rounding = None if outcome.rounding is None else dataclasses.asdict(outcome.rounding)
@@ -111,18 +93,6 @@ class OutcomeCache:
             write_atomic(self._path(key), json.dumps(data, ensure_ascii=False), private=True)
         except (OSError, TypeError, ValueError):  # a read-only build folder, or evidence that is not JSON
             return
-
-    def prune(self, keep: int = KEEP) -> None:
-        """Remove the least recently used entries beyond ``keep``."""
-        try:
-            entries = sorted(self.directory.glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
-        except OSError:
-            return
-        for path in entries[:max(0, len(entries) - keep)]:
-            try:
-                path.unlink()
-            except OSError:
-                pass
 
 
 def _outcome(data: dict, key: str) -> Outcome:

@@ -39,6 +39,7 @@ machine, or shipped in a repository, is ever named by one computed here.
 derivation afresh and rewrite the entries.
 
 >>> import tempfile
+>>> from pathlib import Path
 >>> from pysym.derive import Derivation, Identity, Var
 >>> x = Var("x", 1, 100, "a positive real")
 >>> d = Derivation("demo", "Logarithm of a square", vars=[x], steps=[
@@ -57,14 +58,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 import types
-from pathlib import Path
 
 import sympy as sp
 
-from pysym.fingerprint import code_digest, code_unchanged, private_file
+from pysym.fingerprint import ResultCache, code_digest
 from pysym.paths import write_atomic
 
 __all__ = ["ReportCache", "KEEP", "FORMAT"]
@@ -73,15 +72,13 @@ KEEP = 200  # entries kept (about 5-50 KB each)
 FORMAT = "moe-theory-derivation-report/1"
 
 
-class ReportCache:
+class ReportCache(ResultCache):
     """Reports in ``directory`` (the workspace's ``build/.cache/derive/``), one
     file per key.  With ``read=False`` nothing is read (every derivation is
     verified afresh) and what is verified is still stored."""
 
-    def __init__(self, directory: Path, *, read: bool = True):
-        self.directory = Path(directory)
-        self.read = read
-        self.hits = 0
+    SUFFIX = ".pickle"
+    KEEP = KEEP
 
     def key(self, name: str, statements: dict | None, derivation=None) -> str:
         """The key of derivation ``name`` (as ``derivation``, built but not yet
@@ -98,18 +95,13 @@ class ReportCache:
             h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.directory / f"{key}.pickle"
-
     def get(self, key: str, name: str):
         """The cached report of derivation ``name`` under ``key``, or ``None``."""
         from pysym.derive.derivation import Report
 
-        if not self.read:
-            return None
         path = self._path(key)
         header = f"{FORMAT} {key}\n".encode()
-        if not private_file(path):  # loading a pickle runs code: only this user's own entries
+        if not self._readable(path):  # loading a pickle runs code: only this user's own entries
             return None
         try:
             data = path.read_bytes()
@@ -120,17 +112,8 @@ class ReportCache:
             return None
         if not isinstance(report, Report) or getattr(report.derivation, "name", None) != name:
             return None
-        try:
-            os.utime(path)  # recently used
-        except OSError:
-            pass
-        self.hits += 1
+        self._hit(path)
         return report
-
-    def code_unchanged(self) -> bool:
-        """Whether the code is still what the keys name (checked after a
-        verification, before its report is stored)."""
-        return code_unchanged()
 
     def put(self, key: str, report) -> bool:
         """Store ``report`` under ``key`` if it survives the round trip exactly;
@@ -143,18 +126,6 @@ class ReportCache:
         except Exception:  # a read-only folder, an object that does not pickle or load: not stored
             return False
         return True
-
-    def prune(self, keep: int = KEEP) -> None:
-        """Remove the least recently used entries beyond ``keep``."""
-        try:
-            entries = sorted(self.directory.glob("*.pickle"), key=lambda p: (p.stat().st_mtime, p.name))
-        except OSError:
-            return
-        for path in entries[:max(0, len(entries) - keep)]:
-            try:
-                path.unlink()
-            except OSError:
-                pass
 
 
 def _load(blob: bytes):
