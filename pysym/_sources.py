@@ -24,7 +24,9 @@ from the files that key names:
   package's modules are loaded by :class:`ContentStampedLoader`, which reads
   each source once, compiles those bytes, and uses bytecode only when it is
   the kind this loader writes and records 32 bits of the SHA-256 of those
-  very bytes and their size.
+  very bytes and their size.  The two modules loaded before it (the
+  package's ``__init__`` and this one) are compared with their sources
+  compiled; a difference puts them in :data:`FOREIGN`, and nothing is cached.
 
 >>> len(AT_IMPORT), AT_IMPORT == sources_digest()
 (64, True)
@@ -145,6 +147,28 @@ LOADED_SINCE = time.time() - 0.05
 if any(name in sys.modules for name in ("sympy", "mpmath", "flint", "numpy")):
     LOADED_SINCE = min(LOADED_SINCE, _process_start())
 
+def _running_other_code() -> list[str]:
+    """The package's first two modules (its ``__init__`` and this one) load
+    before :class:`ContentStampedLoader` is installed, with Python's own loader,
+    which may run bytecode of another version of the source (saved within the
+    same second at the same size, or copied with its times): their running
+    code objects are compared with their sources compiled."""
+    found, frame = [], sys._getframe(1)  # this module's own frame, then the frames importing it
+    while frame is not None:
+        code = frame.f_code
+        path = Path(code.co_filename)
+        if code.co_name == "<module>" and path.parent == PACKAGE and path.name in ("__init__.py", "_sources.py"):
+            try:
+                again = compile(path.read_bytes(), code.co_filename, "exec", dont_inherit=True)
+            except (OSError, SyntaxError, ValueError):
+                again = None
+            if again != code:
+                found.append(f"pysym/{path.name}")
+        frame = frame.f_back
+    return found
+
+
 FOREIGN: list[str] = []  # modules of the package loaded from something else than their source: nothing is cached
 install()
 AT_IMPORT = sources_digest()
+FOREIGN += _running_other_code()

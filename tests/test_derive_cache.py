@@ -251,3 +251,23 @@ def test_only_this_users_private_entries_are_read(tmp_path, verified, statements
     if os.getuid() == 0:
         os.chown(entry, 4242, -1)
         assert cache.get(key, NAME) is None
+
+
+def test_a_functions_assumptions_are_part_of_what_a_derivation_is():
+    """Red team: ``Function("f", positive=True)`` and ``Function("f")`` had one
+    text, so a derivation about a positive f and one about any f had one key."""
+    x = sp.Symbol("x")
+    assert canonical(sp.Function("f", positive=True)(x)) != canonical(sp.Function("f")(x))
+    assert canonical(sp.Function("f")(x)) == canonical(sp.Function("f")(x))
+
+
+def test_no_entry_is_read_once_the_code_changed_under_the_process(tmp_path, statements, verified, monkeypatch):
+    """Red team: keys are taken from the code as imported; a module loaded
+    later (or reloaded) may be a newer version, so once the files changed no
+    entry is read, nor stored."""
+    cache = ReportCache(tmp_path)
+    key = cache.key(NAME, statements)
+    assert cache.put(key, verified)
+    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self: False)
+    run([NAME], statements, cache=cache)
+    assert cache.hits == 0

@@ -101,3 +101,57 @@ def test_a_module_of_the_package_loaded_without_its_source_stops_the_caches(monk
     assert fingerprint.code_unchanged()
     monkeypatch.setattr(_sources, "FOREIGN", ["pysym.planted"])
     assert not fingerprint.code_unchanged()
+
+
+def test_stale_bytecode_of_the_packages_first_modules_is_seen(tmp_path):
+    """Red team: ``pysym/__init__.py`` and ``_sources.py`` load before the
+    package's own loader, with Python's, which runs bytecode whose recorded
+    size and whole-second modification time match the source: a version
+    saved and undone within one second ran while the digest named the other.
+    Their running code is compared with their sources compiled."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import pysym
+
+    copy = tmp_path / "pysym"
+    shutil.copytree(Path(pysym.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    init = copy / "__init__.py"
+    real = init.read_bytes()
+    other = real.replace(b'__version__ = "0.1.0"', b'__version__ = "0.1.X"')  # the same size, other code
+    assert other != real and len(other) == len(real)
+    probe = "import pysym, pysym._sources as s; print(pysym.__version__, s.FOREIGN)"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tmp_path)
+    init.write_bytes(other)
+    st = os.stat(init)
+    assert subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True,
+                          text=True).stdout.startswith("0.1.X []")  # bytecode of the other version written
+    init.write_bytes(real)
+    os.utime(init, ns=(st.st_atime_ns, st.st_mtime_ns))  # undone, with the same size and modification time
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert out.stdout.strip() == "0.1.X ['pysym/__init__.py']", out.stdout + out.stderr  # the stale code ran: seen
+
+
+def test_every_claim_computes_under_the_default_numeric_settings(monkeypatch):
+    """Red team: python-flint's working precision is process-wide; at 8 bits
+    some verdicts changed (`holds` became `fails`), and an audit run so filled
+    the cache.  Claims and derivations run under the defaults, whatever the
+    process set."""
+    from pathlib import Path
+
+    import mpmath
+    from flint import ctx
+
+    from pysym.audit.engine import evaluate
+    from pysym.audit.schema import load_claims_file
+
+    root = Path(__file__).resolve().parent.parent
+    cf = load_claims_file(root / "paper_checks" / "llama3-2407.21783.toml")
+    claim = next(c for c in cf.claims if c.id == "six-N-D-pair-7-percent")
+    expected = evaluate(cf, claim).verdict
+    monkeypatch.setattr(ctx, "prec", 8)
+    monkeypatch.setattr(mpmath.mp, "prec", 12)
+    assert evaluate(cf, claim).verdict == expected == "holds"
+    assert (ctx.prec, mpmath.mp.prec) == (8, 12)  # the caller's settings are left as they were

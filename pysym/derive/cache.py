@@ -173,11 +173,20 @@ def _sympy(x, out: list) -> None:
     if extra:
         out.append("+")
         _walk(extra, out, set())
+    # a class made at run time (`Function("f", positive=True)`) or outside SymPy and the package: its name does
+    # not say what it is, so its assumptions, attributes and methods' code do
+    cls = type(x)
+    if not (cls.__module__ or "").startswith(("sympy.", "pysym.")):
+        out.append("K")
+        _walk({k: v for k, v in vars(cls).items() if k not in _CLASS_BOOKKEEPING}, out, set())
 
 
 # SymPy's own caches and the parts covered above
 _SYMPY_BOOKKEEPING = {"_mhash", "_args", "_assumptions", "_assumptions0", "_assumptions_orig", "__weakref__",
                       "name", "dummy_index", "p", "q", "_mpf_", "_prec", "_hash", "_cached_hash"}
+
+
+_CLASS_BOOKKEEPING = {"__module__", "__doc__", "__dict__", "__weakref__", "__slots__", "_prop_handler", "_sage_"}
 
 
 def _state(x) -> dict:

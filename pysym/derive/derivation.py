@@ -236,7 +236,14 @@ class Derivation:
 
     def verify(self, statements: dict[str, str] | None = None) -> Report:
         """Check the declarations, the restrictions, every step (symbolically,
-        then numerically) in order, and the conclusion."""
+        then numerically) in order, and the conclusion, under the default
+        numeric settings (:func:`pysym.numerics.standard`)."""
+        from pysym.numerics import standard
+
+        with standard():
+            return self._verify(statements)
+
+    def _verify(self, statements):
         problems = self.declaration_problems()
         if problems:
             text = "; ".join(problems)

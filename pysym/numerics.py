@@ -1,0 +1,58 @@
+"""The global numeric settings every verdict and verification runs under.
+
+python-flint's working precision, mpmath's precision and complex trapping,
+SymPy's global evaluation switches and the standard ``decimal`` context are
+process-wide, so a program that changed one of them (a notebook that raised
+``flint.ctx.prec``) would otherwise change what the auditor or a derivation
+computes, and a cached result would differ from a fresh one computed under
+the defaults.  :func:`standard` sets each to its default for the duration of
+a computation and restores the caller's afterwards.
+
+>>> import mpmath
+>>> mpmath.mp.dps = 5
+>>> with standard():
+...     mpmath.mp.dps
+15
+>>> mpmath.mp.dps
+5
+>>> mpmath.mp.dps = 15
+"""
+
+from __future__ import annotations
+
+import decimal
+from contextlib import contextmanager
+
+__all__ = ["standard"]
+
+
+@contextmanager
+def standard():
+    """Run the block under the default numeric settings (restored afterwards)."""
+    import mpmath
+    from sympy.core.parameters import global_parameters
+
+    try:
+        from flint import ctx as flint_ctx
+    except ImportError:  # python-flint is optional for the derivations
+        flint_ctx = None
+    saved_flint = None if flint_ctx is None else (flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap)
+    saved_mp = (mpmath.mp.prec, mpmath.mp.trap_complex)
+    saved_sympy = (global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow)
+    saved_decimal = decimal.getcontext()
+    try:
+        if flint_ctx is not None:
+            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap = 53, True, 10
+        mpmath.mp.prec = 53
+        mpmath.mp.trap_complex = False
+        global_parameters.evaluate = True
+        global_parameters.distribute = True
+        global_parameters.exp_is_pow = False
+        decimal.setcontext(decimal.Context())
+        yield
+    finally:
+        if flint_ctx is not None:
+            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap = saved_flint
+        mpmath.mp.prec, mpmath.mp.trap_complex = saved_mp
+        global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow = saved_sympy
+        decimal.setcontext(saved_decimal)
