@@ -15,7 +15,7 @@ help:  ## list the targets
 run: $(STAMP)  ## the main job: check proofs, derive, audit, write build/
 	$(BIN)/moe-theory all
 
-test: $(STAMP)  ## the test suite (runs Lean; about 2 minutes on 2 cores)
+test: $(STAMP)  ## the test suite (runs Lean; 2–3.5 minutes on 2 cores)
 	$(BIN)/pytest -n 2 --dist loadgroup -m "not packaging"
 
 test-packaging: $(STAMP)  ## the packaging tests: the wheel, installed and run elsewhere; the pre-commit hooks (CI runs them too)
