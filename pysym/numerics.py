@@ -1,11 +1,13 @@
 """The global numeric settings every verdict and verification runs under.
 
-python-flint's working precision, mpmath's precision and complex trapping,
-SymPy's global evaluation switches and the standard ``decimal`` context are
-process-wide, so a program that changed one of them (a notebook that raised
-``flint.ctx.prec``) would otherwise change what the auditor or a derivation
-computes, and a cached result would differ from a fresh one computed under
-the defaults.  :func:`standard` sets each to its default for the duration of
+python-flint's working precision and thread count, mpmath's precision and
+complex trapping, SymPy's global evaluation switches and its printers' global
+settings (``init_printing(order=...)`` changes every ``sstr`` and
+``lambdify``), and the standard ``decimal`` context are process-wide, so a
+program that changed one of them (a notebook that raised ``flint.ctx.prec``)
+would otherwise change what the auditor or a derivation computes, and a
+cached result would differ from a fresh one computed under the defaults
+(more flint threads also deadlocked forked workers).  :func:`standard` sets each to its default for the duration of
 a computation and restores the caller's afterwards.
 
 >>> import mpmath
@@ -36,13 +38,17 @@ def standard():
         from flint import ctx as flint_ctx
     except ImportError:  # python-flint is optional for the derivations
         flint_ctx = None
-    saved_flint = None if flint_ctx is None else (flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap)
+    from sympy.printing.printer import Printer
+
+    saved_flint = None if flint_ctx is None else (flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap, flint_ctx.threads)
+    saved_printing = dict(Printer._global_settings)
     saved_mp = (mpmath.mp.prec, mpmath.mp.trap_complex)
     saved_sympy = (global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow)
     saved_decimal = decimal.getcontext()
     try:
         if flint_ctx is not None:
-            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap = 53, True, 10
+            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap, flint_ctx.threads = 53, True, 10, 1
+        Printer._global_settings.clear()
         mpmath.mp.prec = 53
         mpmath.mp.trap_complex = False
         global_parameters.evaluate = True
@@ -52,7 +58,9 @@ def standard():
         yield
     finally:
         if flint_ctx is not None:
-            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap = saved_flint
+            flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap, flint_ctx.threads = saved_flint
+        Printer._global_settings.clear()
+        Printer._global_settings.update(saved_printing)
         mpmath.mp.prec, mpmath.mp.trap_complex = saved_mp
         global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow = saved_sympy
         decimal.setcontext(saved_decimal)

@@ -155,3 +155,32 @@ def test_every_claim_computes_under_the_default_numeric_settings(monkeypatch):
     monkeypatch.setattr(mpmath.mp, "prec", 12)
     assert evaluate(cf, claim).verdict == expected == "holds"
     assert (ctx.prec, mpmath.mp.prec) == (8, 12)  # the caller's settings are left as they were
+
+
+def test_the_callers_printing_settings_and_flint_threads_do_not_reach_a_claim(monkeypatch):
+    """Red team round 3: ``init_printing(order="rev-lex")`` (a notebook's
+    display choice) reordered every printed expression and every ``lambdify``,
+    which changed evidence texts and a derivation's residual, and reached the
+    cache; more python-flint threads deadlocked forked workers.  Both are set
+    to the defaults for each claim and derivation."""
+    from pathlib import Path
+
+    from flint import ctx
+    from sympy.printing.printer import Printer
+
+    from pysym.audit.engine import evaluate
+    from pysym.audit.schema import load_claims_file
+    from pysym.numerics import standard
+
+    root = Path(__file__).resolve().parent.parent
+    cf = load_claims_file(root / "paper_checks" / "kumar-2411.04330.toml")
+    claim = next(c for c in cf.claims if c.id == "eq7-as-printed")
+    expected = evaluate(cf, claim)
+    monkeypatch.setattr(Printer, "_global_settings", {"order": "rev-lex"})
+    got = evaluate(cf, claim)
+    assert (got.verdict, got.summary, got.evidence) == (expected.verdict, expected.summary, expected.evidence)
+    assert Printer._global_settings == {"order": "rev-lex"}  # the caller's settings are back
+    monkeypatch.setattr(ctx, "threads", 2)
+    with standard():
+        assert ctx.threads == 1 and Printer._global_settings == {}
+    assert ctx.threads == 2
