@@ -237,13 +237,22 @@ class ResultCache:
         self.directory = Path(directory)
         self.read = read
         self.hits = 0
+        self._code_read_ok: bool | None = None  # code_unchanged() when the first entry was asked for
 
     def _path(self, key: str) -> Path:
         return self.directory / f"{key}{self.SUFFIX}"
 
     def _readable(self, path: Path) -> bool:
-        """Whether an entry may be read at all (see :func:`private_file`)."""
-        return self.read and private_file(path)
+        """Whether an entry may be read at all: not once a file of the code
+        changed under this process (a module loaded later, or reloaded, may be
+        the new version, so a key may not name the code that would run; checked
+        once, at the first entry asked for), and only a private one
+        (:func:`private_file`)."""
+        if not self.read:
+            return False
+        if self._code_read_ok is None:
+            self._code_read_ok = self.code_unchanged()
+        return self._code_read_ok and private_file(path)
 
     def _hit(self, path: Path) -> None:
         try:

@@ -107,10 +107,6 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     :func:`pysym.audit.budget.run_many`).  With ``cache``, a claim whose
     outcome is cached is not evaluated again, and what is evaluated is stored
     (:mod:`pysym.audit.cache` says what is and why that is safe)."""
-    if cache is not None and cache.read and not cache.code_unchanged():
-        # a file of the code changed since this process read it (a module loaded later, or reloaded, may be
-        # the new version): the keys may not name the code that would run, so nothing is read (or stored)
-        cache = type(cache)(cache.directory, read=False)
     keys = [cache.key(cf, claim, lean_input(claim, statements), budget) if cache is not None else None
             for cf, claim in pairs]
     found: list = [None] * len(pairs)

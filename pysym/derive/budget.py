@@ -94,16 +94,12 @@ def enforced() -> bool:
     """Whether budgets take effect here (the main thread, on a system with
     ``SIGPROF``): elsewhere work runs unbounded, so what it reaches may differ
     from what a budgeted run reaches."""
-    return _usable()
-
-
-def _usable() -> bool:
     return _TIMER is not None and threading.current_thread() is threading.main_thread()
 
 
 def active() -> bool:
     """True inside a budget (in the main thread)."""
-    return bool(_stack) and _usable()
+    return bool(_stack) and enforced()
 
 
 def remaining() -> float | None:
@@ -134,7 +130,7 @@ def budget(seconds: float):
     """Raise :class:`OutOfTime` inside the block once it has used ``seconds``
     of CPU time (or when an enclosing budget runs out)."""
     global _saved_handler
-    if not _usable() or seconds <= 0:
+    if not enforced() or seconds <= 0:
         yield
         return
     if not _stack:

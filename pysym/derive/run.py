@@ -46,9 +46,6 @@ def run(names: list[str] | None, statements: dict[str, str], progress=None, cach
     module says when that is safe)."""
     from pysym.derive.budget import enforced, stops
 
-    if cache is not None and cache.read and not cache.code_unchanged():
-        # a file of the code changed since this process read it: its keys may not name the code that runs
-        cache = type(cache)(cache.directory, read=False)
     reports, storable = [], []
     for name in select(names):
         derivation = build(name)
