@@ -61,20 +61,20 @@ def code_unchanged() -> bool:
     module, is not code the digest covers: nothing is stored then either."""
     from pysym import _sources
 
-    if _sources.FOREIGN or current_code_digest() != code_digest():
+    if _sources.FOREIGN:
         return False
-    since = _sources.LOADED_SINCE
-    newest = max([_newest(_sources.PACKAGE)] + [_newest(root) for root in _library_roots()] +
-                 [_newest(p) for p in _startup_files()])
-    return newest < since
+    libraries, newest = _libraries()
+    if _combine(_sources.sources_digest(), libraries) != code_digest():
+        return False
+    return max(newest, _scan(_sources.PACKAGE)[1]) < _sources.LOADED_SINCE
 
 
-def _combine(sources: str) -> str:
+def _combine(sources: str, libraries: str | None = None) -> str:
     h = hashlib.sha256(FORMAT.encode())
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
     interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
                   f"int_max_str_digits={sys.get_int_max_str_digits()}"
-    for part in (interpreter, sources, libraries_fingerprint(), _numpy_dispatch(), json.dumps(env)):
+    for part in (interpreter, sources, libraries_fingerprint() if libraries is None else libraries, _numpy_dispatch(), json.dumps(env)):
         h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -98,9 +98,17 @@ def libraries_fingerprint() -> str:
     beside the packages (``site-packages/*.libs``: libflint, OpenBLAS); and
     the site's start-up files (``*.pth``, ``sitecustomize``), which run before
     any of it and may patch it."""
+    return _libraries()[0]
+
+
+def _libraries() -> tuple[str, float]:
+    """:func:`libraries_fingerprint`, and the latest modification or status
+    change of those files (bytecode in ``__pycache__`` left out: Python writes
+    it itself), from one walk of each folder."""
     import importlib
 
     h = hashlib.sha256()
+    newest = 0.0
     for name in LIBRARIES:
         try:
             module = importlib.import_module(name)
@@ -108,20 +116,21 @@ def libraries_fingerprint() -> str:
             h.update(f"\0{name}: not installed".encode())
             continue
         h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
-        h.update(tree_fingerprint(Path(module.__file__).resolve().parent).encode())
+        digest, latest = _scan(Path(module.__file__).resolve().parent)
+        h.update(digest.encode())
+        newest = max(newest, latest)
     for root in _vendored():
-        h.update(b"\0" + tree_fingerprint(root).encode())
+        digest, latest = _scan(root)
+        h.update(b"\0" + digest.encode())
+        newest = max(newest, latest)
     for path in _startup_files():
         try:
             h.update(b"\0" + os.fsencode(path) + b"\0" + path.read_bytes())
+            st = os.stat(path)
         except OSError:
-            pass
-    return h.hexdigest()
-
-
-def _library_roots() -> list[Path]:
-    """The folders of the libraries' packages and their vendored shared libraries."""
-    return _package_dirs() + _vendored()
+            continue
+        newest = max(newest, st.st_mtime, st.st_ctime)
+    return h.hexdigest(), newest
 
 
 def _package_dirs() -> list[Path]:
@@ -164,47 +173,53 @@ def _startup_files() -> list[Path]:
     return files
 
 
-def _newest(root: Path) -> float:
-    """The latest modification or status change of the file ``root``, or of a
-    file under the folder ``root`` (seconds; bytecode that Python writes itself,
-    ``__pycache__``, and folders' own times, which change when it does, left out)."""
-    newest = 0.0
-    if not os.path.isdir(root):
-        try:
-            st = os.stat(root)
-        except OSError:
-            return newest
-        return max(st.st_mtime, st.st_ctime)
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        for name in files:
-            try:
-                st = os.stat(os.path.join(folder, name))
-            except OSError:
-                continue
-            newest = max(newest, st.st_mtime, st.st_ctime)
-    return newest
-
-
 def tree_fingerprint(root: Path) -> str:
     """A hash of where ``root`` is and, for every file under it, its relative
     path, size, inode, modification and status-change times.  A copy, or a
     file written again, differs in its inode or its status-change time, which
     no tool can set back (``cp -a`` and ``touch -r`` keep only the
     modification time)."""
+    return _scan(root)[0]
+
+
+def _scan(root: Path) -> tuple[str, float]:
+    """:func:`tree_fingerprint` of the folder ``root``, and the latest
+    modification or status change of a file under it, from one walk (files in
+    order of their relative paths; links to folders are followed, each folder
+    walked once; bytecode, ``__pycache__``, and folders' own times, which
+    change when Python writes it, are left out of the latest time)."""
     h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
+    update = h.update
+    newest = 0.0
+    seen = set()
+    stack = [(os.fspath(root), "", False)]
+    while stack:
+        folder, rel, bytecode = stack.pop()
+        try:
+            st = os.stat(folder)
+            if (st.st_dev, st.st_ino) in seen:
+                update(f"\0{rel}\0seen".encode("utf-8", "surrogateescape"))
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries:
             try:
-                st = os.stat(path)
+                if entry.is_dir():
+                    folders.append((entry.path, f"{rel}{entry.name}/", bytecode or entry.name == "__pycache__"))
+                    continue
+                st = entry.stat()
             except OSError:
                 continue
-            rel = os.path.relpath(path, root)
-            h.update(f"\0{rel}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
-                     .encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+            update(f"\0{rel}{entry.name}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+                   .encode("utf-8", "surrogateescape"))
+            if not bytecode:
+                newest = max(newest, st.st_mtime, st.st_ctime)
+        stack.extend(reversed(folders))
+    return h.hexdigest(), newest
 
 
 def private_file(path: Path) -> bool:

@@ -76,6 +76,49 @@ def test_a_file_written_after_the_code_was_loaded_stops_the_caches(tmp_path, mon
         fingerprint.code_digest.cache_clear()
 
 
+def test_a_library_file_written_after_the_code_was_loaded_stops_the_caches(tmp_path, monkeypatch):
+    # the same for a file inside a library's folder (here a vendored one), seen by the walk that also hashes it
+    vendored = tmp_path / "python_flint.libs"
+    (vendored / "deep" / "er").mkdir(parents=True)
+    (vendored / "deep" / "er" / "libflint.so").write_bytes(b"\0" * 8)
+    monkeypatch.setattr(fingerprint, "_vendored", lambda: [vendored])
+    fingerprint.code_digest.cache_clear()
+    try:
+        monkeypatch.setattr(_sources, "LOADED_SINCE", time.time() + 1)
+        assert fingerprint.code_unchanged()
+        monkeypatch.setattr(_sources, "LOADED_SINCE", time.time() - 1)
+        assert not fingerprint.code_unchanged()
+    finally:
+        fingerprint.code_digest.cache_clear()
+
+
+def test_one_walk_gives_the_trees_hash_and_its_newest_file(tmp_path):
+    tree = tmp_path / "lib"
+    (tree / "sub" / "__pycache__").mkdir(parents=True)
+    (tree / "a.py").write_text("a")
+    (tree / "sub" / "b.py").write_text("b")
+    old = time.time() - 1000
+    for path in (tree / "a.py", tree / "sub" / "b.py"):
+        os.utime(path, (old, old))
+    digest, newest = fingerprint._scan(tree)
+    assert newest >= time.time() - 10  # a status change (the utime itself) counts, not only the modification
+    (tree / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"x")
+    with_bytecode, newest_after = fingerprint._scan(tree)
+    assert with_bytecode != digest and newest_after == newest  # bytecode is hashed, but not a newer file
+    (tree / "sub" / "b.py").write_text("B")
+    assert fingerprint._scan(tree)[0] not in (digest, with_bytecode)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "big.py").write_text("x")
+    os.symlink(tmp_path / "elsewhere", tree / "link")  # a link to a folder is walked
+    os.symlink(tree, tree / "sub" / "loop")  # once
+    linked, _ = fingerprint._scan(tree)
+    time.sleep(0.01)
+    (tmp_path / "elsewhere" / "big.py").write_text("y")
+    changed, newest_linked = fingerprint._scan(tree)
+    assert changed != linked and newest_linked >= newest
+    assert fingerprint.tree_fingerprint(tree) == changed
+
+
 def test_start_up_files_and_vendored_libraries_are_in_the_key(tmp_path, monkeypatch):
     startup = tmp_path / "site.pth"
     startup.write_text("import sys\n")
