@@ -24,6 +24,11 @@ Glue variants (all built from the installed ``lean.shipped.js`` with
 ``pool N + compact + linking + reads``
     all of the patch (items 1-6: worker threads read files themselves).  The
     installed glue (``PATCH_ID``) is ``pool POOL_SIZE + compact + linking + reads``.
+``... + node flags`` (``--flag-sets``)
+    the whole patch run with V8 options: by default the ones the check's
+    driver runs with (:data:`pysym.lean.toolchain.NODE_FLAGS`; a plain ``lean
+    FILE`` run uses none), and any other sets given.  Without ``+ node flags``
+    a variant runs with none.
 
 Workloads:
 
@@ -32,6 +37,10 @@ Workloads:
 ``parallel``
     eight independent theorems with ``decide``, ``omega``, ``simp`` and ``grind``
     proofs, so that Lean's task parallelism (and thus the worker threads) matters;
+``driver``
+    the check's driver (:mod:`pysym.lean.driver`, run with ``lean --run``)
+    given no file to check: the start-up of every Lean process of
+    ``moe-theory lean check`` (it imports ``Lean.Elab.Frontend``);
 ``FILE``
     any file given with ``--file`` (for example the project's generated check file
     ``build/lean/work/MoeTheoryCheck.lean``).
@@ -48,6 +57,8 @@ benchmark stops.
     .venv/bin/python benchmarks/lean_startup.py --no-shipped --pools 1 --repeats 1
     .venv/bin/python benchmarks/lean_startup.py --no-shipped --pools "" --full-pools 1 --reads-pools 1
     .venv/bin/python benchmarks/lean_startup.py --profile-only   # CPU profile of the installed glue
+    .venv/bin/python benchmarks/lean_startup.py --no-shipped --pools "" --full-pools "" --reads-pools 1 \
+        --flag-sets "installed;--liftoff-only;--single-threaded" --workloads init,parallel,driver  # V8 options
 
 ``--profile`` (or ``--profile-only``) also runs the installed glue once on ``init``
 under ``node --cpu-prof`` and prints, per thread, where the time went.
@@ -74,7 +85,8 @@ from pathlib import Path
 
 from pysym.lean import glue
 from pysym.lean.check import parse_messages
-from pysym.lean.toolchain import load_wasm
+from pysym.lean.driver import DRIVER_MODULE, DRIVER_SOURCE
+from pysym.lean.toolchain import NODE_FLAGS, load_wasm
 
 __all__ = ["Variant", "Measurement", "WORKLOADS", "variants", "measure", "main"]
 
@@ -102,13 +114,17 @@ class Variant:
     compact: bool = False
     linking: bool = False
     reads: bool = False
+    flags: tuple[str, ...] = ()  # V8 options of the node command
 
     @property
     def label(self) -> str:
         if self.pool is None:
             return "shipped"
+        flags = ""
+        if self.flags:
+            flags = " + node flags" if self.flags == NODE_FLAGS else f" + {' '.join(self.flags)}"
         return (f"pool {self.pool}" + " + compact" * self.compact + " + linking" * self.linking
-                + " + reads" * self.reads)
+                + " + reads" * self.reads + flags)
 
     @property
     def filename(self) -> str:
@@ -129,13 +145,24 @@ class Measurement:
 
 
 def variants(pools: list[int], shipped: bool, compact_pools: list[int], full_pools: list[int],
-             reads_pools: list[int] = ()) -> list[Variant]:
+             reads_pools: list[int] = (), flag_sets: list[tuple[str, ...]] = ()) -> list[Variant]:
     out = [Variant(None)] if shipped else []
     out += [Variant(n) for n in pools]
     out += [Variant(n, compact=True) for n in compact_pools]
     out += [Variant(n, compact=True, linking=True) for n in full_pools]
     out += [Variant(n, compact=True, linking=True, reads=True) for n in reads_pools]
+    out += [Variant(glue.POOL_SIZE, compact=True, linking=True, reads=True, flags=f) for f in flag_sets if f]
     return out
+
+
+def flag_sets(text: str) -> list[tuple[str, ...]]:
+    """``--flag-sets``: sets of V8 options separated by ``;``, ``installed`` for :data:`NODE_FLAGS`.
+
+    >>> flag_sets("installed; --liftoff-only --single-threaded")[1]
+    ('--liftoff-only', '--single-threaded')
+    """
+    return [NODE_FLAGS if part.strip() == "installed" else tuple(part.split()) for part in text.split(";")
+            if part.strip()]
 
 
 def _link_or_copy(src, dst):
@@ -146,20 +173,24 @@ def _link_or_copy(src, dst):
 
 
 def measure(node: Path, glue_js: Path, lib: Path, lean_file: Path, extra_args=()) -> tuple[float, float, float]:
-    """Run Lean once; return (wall s, user+sys CPU s, peak RSS GB).  Exits on failure."""
+    """Run Lean once on ``lean_file`` (``lean --json FILE``, or ``lean --run FILE`` for the check's
+    driver); return (wall s, user+sys CPU s, peak RSS GB).  Exits on failure."""
     env = {"LEAN_PATH": str(lib), "PATH": "/usr/bin:/bin",
            glue.MOUNTS_ENV: ":".join(glue.mounts_for([glue_js.parent.parent, lean_file.parent]))}
     out_path = lean_file.with_suffix(".out")
     with open(out_path, "w") as out:
         t0 = time.monotonic()
-        proc = subprocess.Popen([str(node), "--stack-size=65500", *extra_args, str(glue_js), "--json",
-                                 str(lean_file)], cwd=lean_file.parent, env=env, stdout=out,
+        run = ["--run", str(lean_file), "bench"] if lean_file.stem == DRIVER_MODULE else ["--json", str(lean_file)]
+        proc = subprocess.Popen([str(node), "--stack-size=65500", *extra_args, str(glue_js), *run],
+                                cwd=lean_file.parent, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     text = out_path.read_text(encoding="utf-8", errors="replace")
     errors = [m for m in parse_messages(text) if m.get("severity") == "error"]
+    if lean_file.stem == DRIVER_MODULE and "moe-theory-driver bench done" not in text:
+        errors = errors or [{"data": "the driver did not finish"}]
     if proc.returncode != 0 or errors:
         detail = errors[0]["data"] if errors else text[-800:]
         sys.exit(f"Lean failed ({glue_js.name} on {lean_file.name}, exit {proc.returncode}): {detail}")
@@ -180,7 +211,7 @@ def _table(results, order, workloads, reference) -> str:
     lines = []
     for w in workloads:
         lines.append(f"\n{w}: median [min-max] over the repeats; ratios to `{reference.label}` on the same workload")
-        lines.append(f"| glue | runs | wall s | CPU s | peak RSS GB | wall ratio | CPU ratio | RSS ratio |")
+        lines.append("| glue | runs | wall s | CPU s | peak RSS GB | wall ratio | CPU ratio | RSS ratio |")
         lines.append("|---|---|---|---|---|---|---|---|")
         for v in order:
             m = results.get((v, w))
@@ -191,7 +222,7 @@ def _table(results, order, workloads, reference) -> str:
             r = ref.get(w)
             ratios = [f"{a / statistics.median(b):.2f}" for a, b in zip(med, (r.wall, r.cpu, r.rss_gb))] \
                 if r else ["-"] * 3
-            name = v.label + (" (installed)" if v.installed else "")
+            name = v.label + (" (installed glue)" if v.installed else "")
             lines.append(f"| {name} | {len(m.wall)} | {rng[0]} | {rng[1]} | {med[2]:.2f} | " + " | ".join(ratios) + " |")
     return "\n".join(lines)
 
@@ -288,7 +319,11 @@ def main() -> int:
                         help="pool sizes with items 1-5 of the patch (default 4,2,1,0)")
     parser.add_argument("--reads-pools", default="1",
                         help="pool sizes with the whole patch, items 1-6 (default 1)")
-    parser.add_argument("--workloads", default="init,parallel", help="built-in workloads (default init,parallel)")
+    parser.add_argument("--flag-sets", default="installed",
+                        help="V8 options to run the whole patch with, sets separated by ';' ('installed': the "
+                             "ones the check's driver uses; default installed)")
+    parser.add_argument("--workloads", default="init,parallel,driver",
+                        help="built-in workloads: init, parallel, driver (default all three)")
     parser.add_argument("--file", action="append", default=[], type=Path, help="also run Lean on this file")
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
     parser.add_argument("--profile", action="store_true", help="also profile the installed glue on init")
@@ -300,7 +335,7 @@ def main() -> int:
     as_list = lambda s: [int(x) for x in s.split(",") if x.strip()]  # noqa: E731
     order = [] if args.profile_only else variants(as_list(args.pools), not args.no_shipped,
                                                     as_list(args.compact_pools), as_list(args.full_pools),
-                                                    as_list(args.reads_pools))
+                                                    as_list(args.reads_pools), flag_sets(args.flag_sets))
     workloads = [w for w in args.workloads.split(",") if w]
     before = _conditions()
     with tempfile.TemporaryDirectory(dir="/tmp", prefix="lean-startup-") as tmp:
@@ -315,15 +350,17 @@ def main() -> int:
             _link_or_copy(tc.root / "lean" / name, view / "lean" / name)
         shipped = (view / "lean" / "lean.shipped.js").read_text(encoding="utf-8")
         installed = Variant(glue.POOL_SIZE, compact=True, linking=True, reads=True)
+        written = set()
         for v in set(order) | {installed}:
-            if v.pool is not None:
+            if v.pool is not None and v.filename not in written:
+                written.add(v.filename)
                 text = glue.patch(shipped, pool_size=v.pool, compact_exports=v.compact, fast_linking=v.linking,
                                   local_reads=v.reads)
                 (view / "lean" / v.filename).write_text(text, encoding="utf-8")
         files: dict[str, Path] = {}
         for w in workloads:
-            files[w] = Path(tmp) / f"Bench{w.capitalize()}.lean"
-            files[w].write_text(WORKLOADS[w], encoding="utf-8")
+            files[w] = Path(tmp) / (f"{DRIVER_MODULE}.lean" if w == "driver" else f"Bench{w.capitalize()}.lean")
+            files[w].write_text(DRIVER_SOURCE if w == "driver" else WORKLOADS[w], encoding="utf-8")
         for extra in args.file:
             files[extra.name] = Path(tmp) / extra.name
             shutil.copyfile(extra, files[extra.name])
@@ -337,7 +374,7 @@ def main() -> int:
                 for v in rot:
                     if v.pool is None and rep >= args.shipped_repeats:
                         continue
-                    wall, cpu, rss = measure(node, view / "lean" / v.filename, lib, path)
+                    wall, cpu, rss = measure(node, view / "lean" / v.filename, lib, path, v.flags)
                     m = results.setdefault((v, name), Measurement())
                     m.wall.append(wall)
                     m.cpu.append(cpu)
@@ -363,13 +400,14 @@ def main() -> int:
             args.json.write_text(json.dumps({
                 "before": before, "after": after,
                 "runs": [{"glue": v.label, "pool": v.pool, "compact": v.compact, "linking": v.linking,
-                          "reads": v.reads, "workload": w,
+                          "reads": v.reads, "flags": list(v.flags), "workload": w,
                           "wall": m.wall, "cpu": m.cpu, "rss_gb": m.rss_gb} for (v, w), m in results.items()],
             }, indent=1))
         if args.profile or args.profile_only:
             prof_dir = Path(tmp) / "profile"
             wall, cpu, rss = measure(node, view / "lean" / installed.filename, lib, files.get("init") or
-                                     next(iter(files.values())), ("--cpu-prof", f"--cpu-prof-dir={prof_dir}"))
+                                     next(iter(files.values())),
+                                     ("--cpu-prof", f"--cpu-prof-dir={prof_dir}"))
             print(f"\nCPU profile of `{installed.label}` on init (wall {wall:.1f} s, CPU {cpu:.1f} s, "
                   f"RSS {rss:.2f} GB), sampled seconds per thread:")
             print(_profile_summary(list(prof_dir.glob("*.cpuprofile")), view / "lean" / "lean.wasm"))

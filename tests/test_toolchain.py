@@ -18,6 +18,7 @@ from pysym.lean import toolchain as toolchain_module
 from pysym.lean.toolchain import (
     LEAN_WASM,
     NODE,
+    NODE_FLAGS,
     Package,
     WasmToolchain,
     install_wasm,
@@ -281,3 +282,12 @@ def test_installed_glue_is_the_patched_shipped_glue(toolchain):
     assert installed == glue.patch(shipped)
     assert f"+{glue.PATCH_ID}" in toolchain.root.name
     assert len(installed) < len(shipped) // 50  # the compact export binding took effect
+
+
+def test_only_the_driver_runs_with_the_measured_v8_options(tmp_path):
+    # chosen with benchmarks/lean_startup.py: less CPU for the driver's start-up, none gained by a plain run
+    tc = WasmToolchain("wasm", "4.28.0", root=tmp_path)
+    driver, _ = tc.driver_command(tmp_path / "Driver.lean", ["nonce"], tmp_path)
+    plain, _ = tc.command(tmp_path / "A.lean", tmp_path)
+    assert driver[1:1 + len(NODE_FLAGS)] == list(NODE_FLAGS) and driver[0] == plain[0] == str(tc.node)
+    assert not set(NODE_FLAGS) & set(plain)

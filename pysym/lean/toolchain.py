@@ -60,6 +60,7 @@ __all__ = [
     "Toolchain",
     "NativeToolchain",
     "WasmToolchain",
+    "NODE_FLAGS",
     "find_toolchain",
     "native_at",
     "install_wasm",
@@ -156,6 +157,16 @@ class NativeToolchain(Toolchain):
         return [str(self.lean), "--json", *out, str(lean_file)], dict(os.environ)
 
 
+# V8 options of the check's driver (`lean --run`, :mod:`pysym.lean.driver`), chosen with
+# `benchmarks/lean_startup.py` (workload `driver`, against none, in one run).  Without them V8 compiles the hot
+# wasm functions of the driver's interpreter again with TurboFan and collects garbage on four background threads,
+# all of it thrown away when the process ends: with Liftoff's baseline code only, one background thread and the
+# garbage collector on the main thread, the driver's start-up took 18% less CPU at the same wall time.  A plain
+# `lean FILE` run gained no CPU and lost about 10% of wall time with them, so it runs without.  They change only
+# how V8 compiles and collects, never what the wasm code computes.
+NODE_FLAGS = ("--liftoff-only", "--single-threaded-gc", "--v8-pool-size=1")
+
+
 @dataclass
 class WasmToolchain(Toolchain):
     """The registry-built wasm Lean, installed in ``root``."""
@@ -193,7 +204,8 @@ class WasmToolchain(Toolchain):
         ``lean --run`` (:mod:`pysym.lean.driver`); ``mounts``: further folders
         it reads or writes."""
         env = self._env(lean_path, [workdir, driver.parent, *mounts])
-        return [*self._node, "--run", str(driver), *args], env
+        node, *rest = self._node
+        return [node, *NODE_FLAGS, *rest, "--run", str(driver), *args], env
 
     @property
     def _node(self) -> list[str]:
