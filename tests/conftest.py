@@ -55,8 +55,10 @@ def moe(cwd: Path, *args: str, timeout: float = 1800, fresh: bool = False) -> su
 
 
 def _forked_cli(argv: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+    from pysym.audit.budget import fork_frozen
+
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        pid = os.fork()
+        pid = fork_frozen()  # as the audit's workers are forked: the child's collections leave our heap alone
         if pid == 0:  # the child: never returns into pytest
             code = 1
             try:

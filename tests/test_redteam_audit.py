@@ -283,6 +283,27 @@ def test_the_memory_limit_stops_an_allocation():
         "budget", Exhausted("memory", "256 MB"))
 
 
+def test_workers_leave_the_parents_heap_to_it_and_the_parent_keeps_its_collector():
+    # a worker's garbage collections skip what the parent held when it forked (else its first full collection
+    # copies every page of the parent's heap); the parent's collector is as it was, a caller's own freeze too
+    import gc
+
+    from pysym.audit.budget import Budget, run_many
+
+    held = [object() for _ in range(1000)]
+    assert gc.get_freeze_count() == 0
+    [(status, frozen)] = run_many([gc.get_freeze_count], Budget(cpu_seconds=30))
+    assert status == "ok" and frozen >= len(held)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        assert run_many([gc.get_freeze_count], Budget(cpu_seconds=30))[0][0] == "ok"
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
+
+
 def test_the_step_limit_counts_cpu_time_not_sleep():
     import time
 
