@@ -74,7 +74,9 @@ def _combine(sources: str, libraries: str | None = None) -> str:
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
     interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
                   f"int_max_str_digits={sys.get_int_max_str_digits()}"
-    for part in (interpreter, sources, libraries_fingerprint() if libraries is None else libraries, _numpy_dispatch(), json.dumps(env)):
+    if libraries is None:
+        libraries = libraries_fingerprint()
+    for part in (interpreter, sources, libraries, _numpy_dispatch(), json.dumps(env)):
         h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
