@@ -193,16 +193,19 @@ def _scan(root: Path) -> tuple[str, float]:
     h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
     update = h.update
     newest = 0.0
-    seen = set()
+    seen: dict[tuple[int, int], str] = {}  # each folder walked, and where it was walked first
     stack = [(os.fspath(root), "", False)]
     while stack:
         folder, rel, bytecode = stack.pop()
         try:
+            if os.path.islink(folder):  # a link: what it points to, not only what is there now
+                update(f"\0{rel}\0link\0{os.readlink(folder)}".encode("utf-8", "surrogateescape"))
             st = os.stat(folder)
-            if (st.st_dev, st.st_ino) in seen:
-                update(f"\0{rel}\0seen".encode("utf-8", "surrogateescape"))
+            first = seen.get((st.st_dev, st.st_ino))
+            if first is not None:  # the same folder again: say which one
+                update(f"\0{rel}\0seen\0{first}".encode("utf-8", "surrogateescape"))
                 continue
-            seen.add((st.st_dev, st.st_ino))
+            seen[(st.st_dev, st.st_ino)] = rel
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:

@@ -116,6 +116,15 @@ def test_one_walk_gives_the_trees_hash_and_its_newest_file(tmp_path):
     changed, newest_linked = fingerprint._scan(tree)
     assert changed != linked and newest_linked >= newest
     assert fingerprint.tree_fingerprint(tree) == changed
+    # red team: a link re-pointed at another folder walked anyway (`seen`) must change the hash
+    (tree / "aa").mkdir()
+    (tree / "aa" / "clean").mkdir()
+    (tree / "aa" / "evil").mkdir()
+    os.symlink(tree / "aa" / "evil", tree / "zz")
+    evil = fingerprint._scan(tree)[0]
+    os.remove(tree / "zz")
+    os.symlink(tree / "aa" / "clean", tree / "zz")
+    assert fingerprint._scan(tree)[0] != evil
 
 
 def test_start_up_files_and_vendored_libraries_are_in_the_key(tmp_path, monkeypatch):
