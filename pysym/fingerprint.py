@@ -188,7 +188,8 @@ def _scan(root: Path) -> tuple[str, float]:
     """:func:`tree_fingerprint` of the folder ``root``, and the latest
     modification or status change of a file under it, from one walk (files in
     order of their relative paths; links to folders are followed, each folder
-    walked once; bytecode, ``__pycache__``, and folders' own times, which
+    walked once, a link's target text hashed, a folder met again hashed as
+    where it was first walked; bytecode, ``__pycache__``, and folders' own times, which
     change when Python writes it, are left out of the latest time)."""
     h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
     update = h.update
