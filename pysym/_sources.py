@@ -3,7 +3,7 @@ and the only thing its modules are loaded from.
 
 The caches of audit outcomes and derivation reports (:mod:`pysym.audit.cache`,
 :mod:`pysym.derive.cache`) key results by the code that computed them
-(:mod:`pysym.fingerprint`).  Three things could make the running code differ
+(:mod:`pysym.fingerprint`).  Four things could make the running code differ
 from the files that key names:
 
 * hashing the files when the cache is first used would be too late: the
@@ -26,13 +26,17 @@ from the files that key names:
   the kind this loader writes and records 32 bits of the SHA-256 of those
   very bytes and their size.  The two modules loaded before it (the
   package's ``__init__`` and this one) are compared with their sources
-  compiled; a difference puts them in :data:`FOREIGN`, and nothing is cached.
+  compiled; a difference puts them in :data:`FOREIGN`, and nothing is cached;
+* a folder swapped for another and swapped back while a command runs leaves
+  every file's bytes and times as they were.  So each module the loader reads
+  later must be the very bytes hashed into :data:`AT_IMPORT`
+  (:data:`AT_IMPORT_FILES`); any other puts it in :data:`FOREIGN`.
 
 >>> len(AT_IMPORT), AT_IMPORT == sources_digest()
 (64, True)
 >>> import pysym.paths
->>> type(pysym.paths.__spec__.loader).__name__
-'ContentStampedLoader'
+>>> isinstance(pysym.paths.__spec__.loader, ContentStampedLoader)
+True
 """
 
 from __future__ import annotations
@@ -44,16 +48,23 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["AT_IMPORT", "sources_digest", "ContentStampedLoader", "install"]
+__all__ = ["AT_IMPORT", "AT_IMPORT_FILES", "file_hashes", "sources_digest", "ContentStampedLoader", "install"]
 
 PACKAGE = Path(__file__).resolve().parent
 
 
-def sources_digest(package: Path = PACKAGE) -> str:
-    """A hash of every ``*.py`` file under ``package``: its path and its bytes."""
+def file_hashes(package: Path = PACKAGE) -> dict[str, bytes]:
+    """The SHA-256 of every ``*.py`` file under ``package``, by its path relative to it."""
+    return {path.relative_to(package).as_posix(): hashlib.sha256(path.read_bytes()).digest()
+            for path in sorted(package.rglob("*.py"))}
+
+
+def sources_digest(package: Path = PACKAGE, hashes: dict[str, bytes] | None = None) -> str:
+    """A hash of every ``*.py`` file under ``package``: its path and its bytes
+    (from :func:`file_hashes`, or ``hashes`` already taken)."""
     h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        h.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for rel, digest in sorted((file_hashes(package) if hashes is None else hashes).items()):
+        h.update(b"\0" + rel.encode() + b"\0" + digest)
     return h.hexdigest()
 
 
@@ -74,12 +85,16 @@ class ContentStampedLoader(importlib.machinery.SourceFileLoader):
         with open(path, "rb") as fh:
             return {"mtime": _stamp(fh.read()), "size": stats["size"]}
 
+    def read_source(self, fullname: str, path: str, source: bytes) -> None:
+        """Called with the bytes of each source read, before anything runs (nothing here)."""
+
     def get_code(self, fullname):
         import marshal
         from importlib.util import MAGIC_NUMBER, cache_from_source
 
         path = self.get_filename(fullname)
         source = self.get_data(path)
+        self.read_source(fullname, path, source)
         header = MAGIC_NUMBER + (0).to_bytes(4, "little") + _stamp(source).to_bytes(4, "little") + \
             (len(source) & 0xFFFFFFFF).to_bytes(4, "little")
         try:
@@ -105,8 +120,24 @@ class ContentStampedLoader(importlib.machinery.SourceFileLoader):
         return code
 
 
+class _PackageLoader(ContentStampedLoader):
+    """:class:`ContentStampedLoader` for the package's own modules: a source
+    whose bytes are not those hashed into :data:`AT_IMPORT` (a file saved, or
+    a folder swapped, after the import and before this module was loaded)
+    puts the module in :data:`FOREIGN`, even if the files are back as they
+    were when a result is stored."""
+
+    def read_source(self, fullname, path, source):
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(PACKAGE).as_posix()
+        except ValueError:
+            rel = None
+        if rel is None or AT_IMPORT_FILES.get(rel) != hashlib.sha256(source).digest():
+            FOREIGN.append(fullname)
+
+
 class _Finder:
-    """Finds ``pysym.*`` modules as the path finder does, with :class:`ContentStampedLoader`."""
+    """Finds ``pysym.*`` modules as the path finder does, with :class:`_PackageLoader`."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
@@ -114,7 +145,7 @@ class _Finder:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
-            spec.loader = ContentStampedLoader(fullname, spec.origin)
+            spec.loader = _PackageLoader(fullname, spec.origin)
         elif spec is not None and spec.loader is not None:  # bytecode without source, an extension module
             FOREIGN.append(fullname)
         return spec
@@ -144,8 +175,12 @@ def _process_start() -> float:
 # a margin covers the file system's coarser clock); if one of the libraries was loaded before it, the start of
 # the process (or, when that is unknown, the beginning of time: nothing is cached).
 LOADED_SINCE = time.time() - 0.05
+# When this process started (0.0 when unknown): a module loaded before the package may have been read from its
+# file at any moment since (:mod:`pysym._modules`).
+PROCESS_START = _process_start()
+PRELOADED = frozenset(sys.modules)  # the modules loaded before the package
 if any(name in sys.modules for name in ("sympy", "mpmath", "flint", "numpy")):
-    LOADED_SINCE = min(LOADED_SINCE, _process_start())
+    LOADED_SINCE = min(LOADED_SINCE, PROCESS_START)
 
 def _running_other_code() -> list[str]:
     """The package's first two modules (its ``__init__`` and this one) load
@@ -169,6 +204,7 @@ def _running_other_code() -> list[str]:
 
 
 FOREIGN: list[str] = []  # modules of the package loaded from something else than their source: nothing is cached
+AT_IMPORT_FILES = file_hashes()
+AT_IMPORT = sources_digest(hashes=AT_IMPORT_FILES)
 install()
-AT_IMPORT = sources_digest()
 FOREIGN += _running_other_code()

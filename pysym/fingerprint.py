@@ -4,11 +4,13 @@ An audit outcome (:mod:`pysym.audit.cache`) or a derivation's report
 (:mod:`pysym.derive.cache`) is a function of its inputs and of the code that
 computed it: :mod:`pysym`'s own sources as they were when it was imported
 (:data:`pysym._sources.AT_IMPORT`), Python, the libraries SymPy, mpmath,
-python-flint and NumPy (their files, not only their versions) and the
+python-flint and NumPy (their files, not only their versions), the
 environment variables that change how they compute.  :func:`code_digest`
-hashes all of them; a cache stores a result only when
-:func:`current_code_digest` still equals it after the computation (a file saved
-meanwhile means the result may come from other code).
+hashes all of them; a cache stores a result only when :func:`code_problems`
+finds nothing after the computation (the same hash from the files as they are
+then, no file written since the process read its code, every module loaded
+from where the key looked: :mod:`pysym._modules`; otherwise the result may
+come from other code).
 """
 
 from __future__ import annotations
@@ -20,16 +22,19 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "code_unchanged",
+__all__ = ["LIBRARIES", "ENVIRONMENT", "code_digest", "current_code_digest", "code_unchanged", "code_problems",
+           "loaded_problems",
            "libraries_fingerprint", "tree_fingerprint", "private_file", "ResultCache"]
 
-FORMAT = "moe-theory-code/1"
+FORMAT = "moe-theory-code/2"
 
 
 # the libraries a result is computed with (each fingerprinted by its files), and the environment variables
-# that change how they compute
-LIBRARIES = ("sympy", "mpmath", "flint", "numpy")
-ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS")
+# that change how they compute: their own, and the native loader's (which shared libraries are loaded: an
+# LD_LIBRARY_PATH entry comes before a wheel's RUNPATH) and the numeric libraries' (kernels, threads)
+LIBRARIES = ("sympy", "mpmath", "flint", "numpy", "gmpy2")  # gmpy2: SymPy's and mpmath's integers when installed
+ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS", "LD_", "OPENBLAS", "GOTO",
+               "OMP_", "MKL_", "BLIS_", "FLINT_")
 
 
 @functools.lru_cache(maxsize=1)
@@ -49,24 +54,65 @@ def current_code_digest() -> str:
     return _combine(_sources.sources_digest())
 
 
-def code_unchanged() -> bool:
+def code_unchanged(since: frozenset | None = None) -> bool:
     """Whether a result computed in this process may be stored under
-    :func:`code_digest`: the files still hash as they did, and no file of the
-    package or of the libraries (their vendored shared libraries, the site's
-    ``.pth`` start-up files) was written since this process may have read its
-    code (:data:`pysym._sources.LOADED_SINCE`).  A file changed and changed
-    back while a command runs, or a library upgraded under a running process,
-    hashes the same as before but may not be the code that ran.  A module of
-    the package loaded from bytecode without source, or from an extension
-    module, is not code the digest covers: nothing is stored then either."""
+    :func:`code_digest` (and an entry read): nothing :func:`code_problems` names."""
+    return not code_problems(since)
+
+
+def code_problems(since: frozenset | None = None) -> list[str]:
+    """Why a result computed in this process may not be code_digest()'s, if at all:
+
+    * the files hash otherwise than they did;
+    * a file of the package or of the libraries (their vendored shared
+      libraries, the site's start-up files and the modules they import), or a
+      library's folder, was written or renamed since this process may have
+      read its code (:data:`pysym._sources.LOADED_SINCE`): a file changed and
+      changed back while a command runs, a folder swapped and swapped back, or
+      a library upgraded under a running process, hashes the same as before
+      but may not be the code that ran;
+    * a module of the package was loaded from bytecode without source, from
+      an extension module, or from bytes other than those hashed at import
+      (:data:`pysym._sources.FOREIGN`);
+    * a module named like the standard library, the package or a library was
+      loaded from another place, or (``since``: the names in ``sys.modules``
+      when the computation began) a module from outside the folders the key
+      walks was loaded during it (:func:`loaded_problems`);
+    * bytecode is read from ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``),
+      a folder the key does not walk;
+    * a folder or file of the code could not be read."""
     from pysym import _sources
 
-    if _sources.FOREIGN:
-        return False
-    libraries, newest = _libraries()
+    problems = [f"{name} was not loaded from the source hashed at import" for name in _sources.FOREIGN]
+    if sys.pycache_prefix is not None:
+        problems.append(f"bytecode is read from {sys.pycache_prefix} (PYTHONPYCACHEPREFIX), which no key hashes")
+    libraries, newest, unreadable = _libraries()
+    _, package_newest, package_unreadable = _scan(_sources.PACKAGE, folder_times=False)
+    problems += unreadable + package_unreadable + loaded_problems(since)
     if _combine(_sources.sources_digest(), libraries) != code_digest():
-        return False
-    return max(newest, _scan(_sources.PACKAGE)[1]) < _sources.LOADED_SINCE
+        problems.append("the code's files are not those the key names")
+    if max(newest, package_newest) >= _sources.LOADED_SINCE:
+        problems.append("a file of the code was written after this process may have read it")
+    return problems
+
+
+def loaded_problems(since: frozenset | None = None) -> list[str]:
+    """:func:`pysym._modules.problems` for the modules loaded now: what a
+    worker process that computed a result checks before handing it back to be
+    stored (the modules it loaded are not in its parent's ``sys.modules``)."""
+    from pysym import _modules
+
+    return _modules.problems(_roots(), ("pysym",) + LIBRARIES, since)
+
+
+@functools.lru_cache(maxsize=1)
+def _roots() -> tuple[str, ...]:
+    """The folders the key walks (each ending in a separator), as found and with links resolved."""
+    from pysym import _sources
+
+    folders = {_sources.PACKAGE, *_package_dirs(), *_package_dirs(resolve=False), *_vendored()}
+    forms = {os.fspath(f) for f in folders} | {os.path.realpath(f) for f in folders}
+    return tuple(sorted(f.rstrip(os.sep) + os.sep for f in forms))
 
 
 def _combine(sources: str, libraries: str | None = None) -> str:
@@ -103,14 +149,15 @@ def libraries_fingerprint() -> str:
     return _libraries()[0]
 
 
-def _libraries() -> tuple[str, float]:
-    """:func:`libraries_fingerprint`, and the latest modification or status
-    change of those files (bytecode in ``__pycache__`` left out: Python writes
-    it itself), from one walk of each folder."""
+def _libraries() -> tuple[str, float, list[str]]:
+    """:func:`libraries_fingerprint`; the latest modification or status
+    change of those files and folders (bytecode in ``__pycache__`` left out:
+    Python writes it itself), from one walk of each folder; and what could not
+    be read."""
     import importlib
 
     h = hashlib.sha256()
-    newest = 0.0
+    newest, unreadable = 0.0, []
     for name in LIBRARIES:
         try:
             module = importlib.import_module(name)
@@ -118,25 +165,72 @@ def _libraries() -> tuple[str, float]:
             h.update(f"\0{name}: not installed".encode())
             continue
         h.update(f"\0{name} {getattr(module, '__version__', '?')}".encode())
-        digest, latest = _scan(Path(module.__file__).resolve().parent)
+        digest, latest, missed = _scan(Path(module.__file__).resolve().parent)
         h.update(digest.encode())
-        newest = max(newest, latest)
+        newest, unreadable = max(newest, latest), unreadable + missed
     for root in _vendored():
-        digest, latest = _scan(root)
+        digest, latest, missed = _scan(root)
         h.update(b"\0" + digest.encode())
-        newest = max(newest, latest)
+        newest, unreadable = max(newest, latest), unreadable + missed
     for path in _startup_files():
         try:
-            h.update(b"\0" + os.fsencode(path) + b"\0" + path.read_bytes())
+            text = path.read_bytes()
             st = os.stat(path)
         except OSError:
+            unreadable.append(f"{path} cannot be read")
             continue
+        h.update(b"\0" + os.fsencode(path) + b"\0" + text)
         newest = max(newest, st.st_mtime, st.st_ctime)
-    return h.hexdigest(), newest
+        if path.suffix == ".pth":
+            digest, latest, refused = _startup_modules(path, text.decode("utf-8", "surrogateescape"))
+            h.update(b"\0" + digest.encode())
+            newest, unreadable = max(newest, latest), unreadable + refused
+    return h.hexdigest(), newest, unreadable
 
 
-def _package_dirs() -> list[Path]:
-    """The folder of each library's package (found without importing it)."""
+def _startup_modules(path: Path, text: str) -> tuple[str, float, list[str]]:
+    """The code of the modules a ``.pth`` file's lines import
+    (:func:`pysym._startup.imported_by`): a package's folder walked, a single
+    module's file and bytecode looked at; the latest change among them; and
+    what the key cannot name (a line that does more than import and call them)."""
+    import importlib.util
+
+    from pysym import _startup
+
+    h = hashlib.sha256()
+    newest, refused = 0.0, []
+    for line in _startup.import_lines(text):
+        modules, wrong = _startup.imported_by(line)
+        refused += [f"{path}: a start-up line {why}: {line.strip()}" for why in wrong]
+        for name in modules:
+            try:
+                spec = importlib.util.find_spec(name)
+            except (ImportError, ValueError):
+                spec = None
+            if spec is None or not (spec.submodule_search_locations or spec.origin):
+                h.update(f"\0{name}: not found".encode())
+                continue
+            if spec.submodule_search_locations:
+                for folder in spec.submodule_search_locations:
+                    digest, latest, missed = _scan(Path(folder))
+                    h.update(f"\0{name}\0{digest}".encode())
+                    newest, refused = max(newest, latest), refused + missed
+                continue
+            for file in (spec.origin, spec.cached):
+                try:
+                    st = os.stat(file) if file else None
+                except OSError:
+                    st = None
+                h.update(f"\0{name}\0{file}\0".encode("utf-8", "surrogateescape") +
+                         (f"{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}" if st else "-").encode())
+                if st is not None and file == spec.origin:
+                    newest = max(newest, st.st_mtime, st.st_ctime)
+    return h.hexdigest(), newest, refused
+
+
+def _package_dirs(resolve: bool = True) -> list[Path]:
+    """The folder of each library's package (found without importing it),
+    with links resolved (or, ``resolve=False``, as found)."""
     import importlib.util
 
     roots = []
@@ -146,7 +240,7 @@ def _package_dirs() -> list[Path]:
         except (ImportError, ValueError):
             continue
         if spec is not None and spec.origin:
-            roots.append(Path(spec.origin).resolve().parent)
+            roots.append(Path(spec.origin).resolve().parent if resolve else Path(spec.origin).parent)
     return roots
 
 
@@ -184,16 +278,19 @@ def tree_fingerprint(root: Path) -> str:
     return _scan(root)[0]
 
 
-def _scan(root: Path) -> tuple[str, float]:
-    """:func:`tree_fingerprint` of the folder ``root``, and the latest
-    modification or status change of a file under it, from one walk (files in
-    order of their relative paths; links to folders are followed, each folder
-    walked once, a link's target text hashed, a folder met again hashed as
-    where it was first walked; bytecode, ``__pycache__``, and folders' own times, which
-    change when Python writes it, are left out of the latest time)."""
+def _scan(root: Path, *, folder_times: bool = True) -> tuple[str, float, list[str]]:
+    """:func:`tree_fingerprint` of the folder ``root``; the latest
+    modification or status change of a file under it, or (``folder_times``)
+    status change of a folder (a folder renamed, or an entry added, removed or
+    renamed in it); and what could not be read (a folder that cannot be listed,
+    a file that cannot be looked at), from one walk: files in order of their
+    relative paths; links to folders are followed, each folder walked once, a
+    link's target text hashed, a folder met again hashed as where it was first
+    walked.  Bytecode and ``__pycache__`` folders are hashed but left out of
+    the latest time (Python writes them itself)."""
     h = hashlib.sha256(os.fsencode(os.path.realpath(root)))
     update = h.update
-    newest = 0.0
+    newest, unreadable = 0.0, []
     seen: dict[tuple[int, int], str] = {}  # each folder walked, and where it was walked first
     stack = [(os.fspath(root), "", False)]
     while stack:
@@ -207,9 +304,13 @@ def _scan(root: Path) -> tuple[str, float]:
                 update(f"\0{rel}\0seen\0{first}".encode("utf-8", "surrogateescape"))
                 continue
             seen[(st.st_dev, st.st_ino)] = rel
+            if folder_times and not bytecode:
+                newest = max(newest, st.st_ctime)
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
-        except OSError:
+        except OSError as error:
+            update(f"\0{rel}\0unreadable".encode("utf-8", "surrogateescape"))
+            unreadable.append(f"{folder} cannot be listed ({error.strerror})")
             continue
         folders = []
         for entry in entries:
@@ -218,14 +319,16 @@ def _scan(root: Path) -> tuple[str, float]:
                     folders.append((entry.path, f"{rel}{entry.name}/", bytecode or entry.name == "__pycache__"))
                     continue
                 st = entry.stat()
-            except OSError:
+            except OSError as error:
+                update(f"\0{rel}{entry.name}\0unreadable".encode("utf-8", "surrogateescape"))
+                unreadable.append(f"{entry.path} cannot be looked at ({error.strerror})")
                 continue
             update(f"\0{rel}{entry.name}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
                    .encode("utf-8", "surrogateescape"))
             if not bytecode:
                 newest = max(newest, st.st_mtime, st.st_ctime)
         stack.extend(reversed(folders))
-    return h.hexdigest(), newest
+    return h.hexdigest(), newest, unreadable
 
 
 def private_file(path: Path) -> bool:
@@ -282,10 +385,11 @@ class ResultCache:
             pass
         self.hits += 1
 
-    def code_unchanged(self) -> bool:
+    def code_unchanged(self, since: frozenset | None = None) -> bool:
         """Whether the code is still what the keys name (checked after the
-        computation, before its results are stored): :func:`code_unchanged`."""
-        return code_unchanged()
+        computation, before its results are stored; ``since``: the modules
+        loaded when it began): :func:`code_unchanged`."""
+        return code_unchanged(since)
 
     def prune(self, keep: int | None = None) -> None:
         """Remove the least recently used entries beyond ``keep`` (default :attr:`KEEP`)."""

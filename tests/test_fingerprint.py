@@ -100,10 +100,10 @@ def test_one_walk_gives_the_trees_hash_and_its_newest_file(tmp_path):
     old = time.time() - 1000
     for path in (tree / "a.py", tree / "sub" / "b.py"):
         os.utime(path, (old, old))
-    digest, newest = fingerprint._scan(tree)
+    digest, newest, _ = fingerprint._scan(tree)
     assert newest >= time.time() - 10  # a status change (the utime itself) counts, not only the modification
     (tree / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"x")
-    with_bytecode, newest_after = fingerprint._scan(tree)
+    with_bytecode, newest_after, _ = fingerprint._scan(tree)
     assert with_bytecode != digest and newest_after == newest  # bytecode is hashed, but not a newer file
     (tree / "sub" / "b.py").write_text("B")
     assert fingerprint._scan(tree)[0] not in (digest, with_bytecode)
@@ -111,9 +111,9 @@ def test_one_walk_gives_the_trees_hash_and_its_newest_file(tmp_path):
     (tmp_path / "elsewhere" / "big.py").write_text("x")
     os.symlink(tmp_path / "elsewhere", tree / "link")  # a link to a folder is walked
     os.symlink(tree, tree / "sub" / "loop")  # once
-    linked, _ = fingerprint._scan(tree)
+    linked, _, _ = fingerprint._scan(tree)
     (tmp_path / "elsewhere" / "big.py").write_text("yy")
-    changed, newest_linked = fingerprint._scan(tree)
+    changed, newest_linked, _ = fingerprint._scan(tree)
     assert changed != linked and newest_linked >= newest
     assert fingerprint.tree_fingerprint(tree) == changed
     # red team: a link re-pointed at another folder walked anyway (`seen`) must change the hash

@@ -299,7 +299,8 @@ def test_workers_leave_the_parents_heap_to_it_and_the_parent_keeps_its_collector
     try:
         mine = gc.get_freeze_count()
         assert run_many([gc.get_freeze_count], Budget(cpu_seconds=30))[0][0] == "ok"
-        assert gc.get_freeze_count() == mine
+        # still frozen (a frozen object freed meanwhile leaves the count; an unfreeze would empty it)
+        assert gc.get_freeze_count() > mine // 2
     finally:
         gc.unfreeze()
 

@@ -122,8 +122,8 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     storable = cache is not None and todo and cache.code_unchanged()
     for i, (status, value) in zip(todo, done):
         if status == "ok":
-            value, stopped = value
-            if storable and keys[i] is not None and not stopped:
+            value, stopped, loaded_ok = value
+            if storable and keys[i] is not None and not stopped and loaded_ok:
                 cache.put(keys[i], value)
         found[i] = (status, value)
     if cache is not None:
@@ -131,14 +131,20 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     return [_verdict(cf, claim, status, value, budget) for (cf, claim), (status, value) in zip(pairs, found)]
 
 
-def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None) -> tuple[Outcome, int]:
-    """The claim's outcome, and how many of its steps a CPU-time limit stopped."""
+def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None) -> tuple[Outcome, int, bool]:
+    """The claim's outcome; how many of its steps a CPU-time limit stopped;
+    and whether every module loaded meanwhile (in the worker that evaluated
+    it: its parent does not see them) is code the cache's key names
+    (:func:`pysym.fingerprint.loaded_problems`)."""
+    import sys
+
+    from pysym.fingerprint import loaded_problems
     from pysym.numerics import standard
 
-    before = steps_stopped()
+    before, modules = steps_stopped(), frozenset(sys.modules)
     with standard():  # whatever precision or switches the process set, every claim computes alike
         outcome = _evaluate(cf, claim, statements)
-    return outcome, steps_stopped() - before
+    return outcome, steps_stopped() - before, not loaded_problems(modules)
 
 
 def _weight(claim: Claim) -> float:

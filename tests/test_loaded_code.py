@@ -1,0 +1,192 @@
+"""The code a cached result was computed with is all named by its key (``pysym/_modules.py``,
+``pysym/fingerprint.py``, ``pysym/_sources.py``).
+
+Red-team findings against the key of the caches: it hashed folders, while a
+module could come from elsewhere (a file shadowing a standard-library module
+on ``PYTHONPATH``, a module a ``.pth`` line imports, one an audit worker
+imports), bytecode could come from ``PYTHONPYCACHEPREFIX``, a folder that
+could not be listed was skipped, and a library folder (or one of the
+package's) swapped and swapped back while a command ran left the hash and
+every file's times as they were.  Each is planted here: the key must change,
+or nothing may be stored.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from pysym import _modules, _sources, fingerprint
+from pysym.audit import Budget, audit
+from pysym.audit.cache import OutcomeCache
+
+from conftest import TOY_CLAIMS
+
+
+def _python(code: str, **env) -> str:
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                         env={**os.environ, **env}, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+PROBE = """
+import pysym.fingerprint as f, fractions
+print(fractions.__file__, f.code_unchanged(), f.code_problems())
+"""
+
+
+def test_a_module_shadowing_the_standard_library_stops_the_caches(tmp_path):
+    plain = _python(PROBE).split(maxsplit=2)
+    assert plain[1:] == ["True", "[]"] and _modules.classify(plain[0], fingerprint._roots()) == "interpreter"
+    (tmp_path / "fractions.py").write_text("from decimal import Decimal as Fraction\n")
+    planted = _python(PROBE, PYTHONPATH=str(tmp_path)).split(maxsplit=2)
+    assert planted[0] == str(tmp_path / "fractions.py")  # the plant is what SymPy got
+    assert planted[1] == "False" and "fractions was loaded from" in planted[2] and "not from the standard" in planted[2]
+
+
+def test_the_modules_a_pth_line_imports_are_in_the_key(tmp_path, monkeypatch):
+    startup = tmp_path / "zz.pth"
+    startup.write_text("import zz_patch; zz_patch.install()\n")
+    (tmp_path / "zz_patch.py").write_text("def install(): pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
+    first, _, refused = fingerprint._libraries()
+    assert refused == []
+    (tmp_path / "zz_patch.py").write_text("def install(): import sympy; sympy.pi = 3\n")  # the same .pth
+    assert fingerprint._libraries()[0] != first
+    (tmp_path / "zz_pkg").mkdir()  # a package: its whole folder
+    (tmp_path / "zz_pkg" / "__init__.py").write_text("")
+    startup.write_text("import zz_pkg\n")
+    second = fingerprint._libraries()[0]
+    (tmp_path / "zz_pkg" / "deep.py").write_text("X = 1\n")
+    assert fingerprint._libraries()[0] != second
+    # a line that runs code from elsewhere is refused, whatever it imports
+    startup.write_text("import os; exec(open('/tmp/zz_elsewhere.py').read())\n")
+    refused = fingerprint._libraries()[2]
+    assert any("a start-up line calls exec" in r for r in refused)
+    fingerprint.code_digest.cache_clear()
+    try:
+        assert not fingerprint.code_unchanged()
+    finally:
+        fingerprint.code_digest.cache_clear()
+
+
+def test_a_module_loaded_from_elsewhere_during_the_computation_stops_the_caches(tmp_path, monkeypatch):
+    since = frozenset(sys.modules)
+    assert fingerprint.code_unchanged(since)
+    (tmp_path / "zz_late_module.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        __import__("zz_late_module")
+        problems = fingerprint.code_problems(since)
+        assert problems == [f"zz_late_module was loaded from {tmp_path / 'zz_late_module.py'} "
+                            "while the result was computed"]
+        assert fingerprint.code_unchanged()  # loaded before a computation: the program around it, not named
+    finally:
+        sys.modules.pop("zz_late_module", None)
+
+
+def test_a_library_module_from_outside_its_folder_stops_the_caches(monkeypatch, tmp_path):
+    import types
+
+    planted = types.ModuleType("sympy.zz_planted")
+    planted.__file__ = str(tmp_path / "zz_planted.py")
+    monkeypatch.setitem(sys.modules, "sympy.zz_planted", planted)
+    assert fingerprint.loaded_problems() == [f"sympy.zz_planted was loaded from {planted.__file__}, "
+                                             "outside the folders the key hashes"]
+
+
+def test_an_audit_worker_that_loads_other_code_stores_nothing(tmp_path, monkeypatch):
+    # claims are evaluated in forked workers: a module one loads is not in the parent's sys.modules
+    from pysym.audit import engine
+
+    claims = tmp_path / "paper_checks" / "toy.toml"
+    claims.parent.mkdir()
+    claims.write_text(TOY_CLAIMS)
+    (tmp_path / "zz_worker_module.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    real = engine._evaluate
+
+    def evaluate(*args):
+        __import__("zz_worker_module")
+        return real(*args)
+
+    monkeypatch.setattr(engine, "_evaluate", evaluate)
+    cache = OutcomeCache(tmp_path / "cache")
+    result = audit([claims], None, budget=Budget(cpu_seconds=30, memory_mb=1024), cache=cache)
+    assert [v.verdict for v in result.verdicts] == ["holds"]
+    assert "zz_worker_module" not in sys.modules  # it was loaded in the worker only
+    assert list((tmp_path / "cache").glob("*.json")) == []
+    monkeypatch.setattr(engine, "_evaluate", real)  # the same claim without it: stored
+    audit([claims], None, budget=Budget(cpu_seconds=30, memory_mb=1024), cache=cache)
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 1
+
+
+def test_bytecode_from_a_pycache_prefix_stops_the_caches(monkeypatch, tmp_path):
+    assert fingerprint.code_unchanged()
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
+    assert any("PYTHONPYCACHEPREFIX" in p for p in fingerprint.code_problems())
+
+
+def test_a_folder_that_cannot_be_listed_stops_the_caches(tmp_path, monkeypatch):
+    vendored = tmp_path / "python_flint.libs"
+    (vendored / "hidden").mkdir(parents=True)
+    monkeypatch.setattr(fingerprint, "_vendored", lambda: [vendored])
+    monkeypatch.setattr(_sources, "LOADED_SINCE", time.time() + 1)  # made before the code was loaded
+    fingerprint.code_digest.cache_clear()
+    try:
+        fingerprint.code_digest()
+        assert fingerprint.code_unchanged()
+        real = os.scandir
+
+        def scandir(path):  # as for a folder of mode 000 read by another user than root
+            if os.fspath(path).endswith("hidden"):
+                raise PermissionError(13, "Permission denied")
+            return real(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        assert f"{vendored / 'hidden'} cannot be listed (Permission denied)" in fingerprint.code_problems()
+        fingerprint.code_digest.cache_clear()  # even when the key is taken with the folder unreadable
+        fingerprint.code_digest()
+        assert fingerprint.code_problems() == [f"{vendored / 'hidden'} cannot be listed (Permission denied)"]
+    finally:
+        fingerprint.code_digest.cache_clear()
+
+
+def test_a_library_folder_swapped_and_swapped_back_counts_as_written(tmp_path):
+    tree = tmp_path / "lib"
+    (tree / "core").mkdir(parents=True)
+    (tree / "core" / "add.py").write_text("X = 1\n")
+    files_only = fingerprint._scan(tree, folder_times=False)
+    time.sleep(0.05)  # the file system's clock may be coarse: the renames come strictly later
+    os.rename(tree / "core", tmp_path / "core.real")
+    (tree / "core").mkdir()  # another folder was here for a while ...
+    os.rmdir(tree / "core")
+    os.rename(tmp_path / "core.real", tree / "core")  # ... and the original is back
+    digest, newest, unreadable = fingerprint._scan(tree)
+    assert digest == files_only[0] and unreadable == []  # every file as it was
+    assert newest >= os.stat(tree / "core").st_ctime > files_only[1]  # but the folder was renamed
+
+
+def test_a_package_module_read_from_other_bytes_than_those_hashed_is_foreign(monkeypatch):
+    monkeypatch.setattr(_sources, "FOREIGN", [])
+    path = str(_sources.PACKAGE / "paths.py")
+    loader = _sources._PackageLoader("pysym.paths", path)
+    with open(path, "rb") as fh:
+        loader.read_source("pysym.paths", path, fh.read())
+    assert _sources.FOREIGN == []
+    loader.read_source("pysym.paths", path, b"def write_atomic(*a): pass\n")  # a swapped folder's version
+    assert _sources.FOREIGN == ["pysym.paths"]
+
+
+@pytest.mark.parametrize("name", ["LD_PRELOAD", "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OMP_NUM_THREADS"])
+def test_the_native_loaders_and_threads_environment_is_in_the_key(monkeypatch, name):
+    base = fingerprint.current_code_digest()
+    monkeypatch.setenv(name, "x")
+    assert fingerprint.current_code_digest() != base
