@@ -24,13 +24,21 @@ from the files that key names:
   package's modules are loaded by :class:`ContentStampedLoader`, which reads
   each source once, compiles those bytes, and uses bytecode only when it is
   the kind this loader writes and records 32 bits of the SHA-256 of those
-  very bytes and their size.  The two modules loaded before it (the
+  very bytes and their size.  That stamp tells stale bytecode from fresh,
+  not forged from genuine (the hash of a public source is public), so the
+  package's bytecode is kept in the user's cache under the full SHA-256 of
+  its source and read only from a file no one else may write
+  (:class:`_PackageLoader`).  The two modules loaded before it (the
   package's ``__init__`` and this one) are compared with their sources
   compiled; a difference puts them in :data:`FOREIGN`, and nothing is cached;
 * a folder swapped for another and swapped back while a command runs leaves
   every file's bytes and times as they were.  So each module the loader reads
   later must be the very bytes hashed into :data:`AT_IMPORT`
   (:data:`AT_IMPORT_FILES`); any other puts it in :data:`FOREIGN`.
+
+The package's finder, first on ``sys.meta_path``, also notes where every
+other module imported after it is found, and for which code
+(:data:`IMPORTS`, judged by :func:`pysym._modules.import_problems`).
 
 >>> len(AT_IMPORT), AT_IMPORT == sources_digest()
 (64, True)
@@ -90,20 +98,17 @@ class ContentStampedLoader(importlib.machinery.SourceFileLoader):
 
     def get_code(self, fullname):
         import marshal
-        from importlib.util import MAGIC_NUMBER, cache_from_source
+        from importlib.util import MAGIC_NUMBER
 
         path = self.get_filename(fullname)
         source = self.get_data(path)
         self.read_source(fullname, path, source)
         header = MAGIC_NUMBER + (0).to_bytes(4, "little") + _stamp(source).to_bytes(4, "little") + \
             (len(source) & 0xFFFFFFFF).to_bytes(4, "little")
-        try:
-            bytecode_path = cache_from_source(path)
-        except NotImplementedError:
-            bytecode_path = None
+        bytecode_path = self.bytecode_path(path, source)
         if bytecode_path is not None:
             try:
-                data = self.get_data(bytecode_path)
+                data = self.read_bytecode(bytecode_path)
             except OSError:
                 data = b""
             if data[:16] == header:
@@ -114,10 +119,25 @@ class ContentStampedLoader(importlib.machinery.SourceFileLoader):
         code = self.source_to_code(source, path)
         if bytecode_path is not None and not sys.dont_write_bytecode:
             try:
-                self.set_data(bytecode_path, header + marshal.dumps(code))
+                self.write_bytecode(bytecode_path, header + marshal.dumps(code))
             except OSError:
                 pass
         return code
+
+    def bytecode_path(self, path: str, source: bytes) -> str | None:
+        """Where the bytecode of ``source`` (read from ``path``) is kept: Python's own place."""
+        from importlib.util import cache_from_source
+
+        try:
+            return cache_from_source(path)
+        except NotImplementedError:
+            return None
+
+    def read_bytecode(self, path: str) -> bytes:
+        return self.get_data(path)
+
+    def write_bytecode(self, path: str, data: bytes) -> None:
+        self.set_data(path, data)
 
 
 class _PackageLoader(ContentStampedLoader):
@@ -135,20 +155,119 @@ class _PackageLoader(ContentStampedLoader):
         if rel is None or AT_IMPORT_FILES.get(rel) != hashlib.sha256(source).digest():
             FOREIGN.append(fullname)
 
+    def bytecode_path(self, path, source):
+        """The package's bytecode is kept in the user's cache, named by the
+        SHA-256 of the source it was compiled from, and read only from a file
+        of this user that no one else may write (:func:`_private`): bytecode in
+        the package's ``__pycache__`` could be written by anyone who may write
+        there, with the stamp of the untouched source and other code."""
+        if sys.pycache_prefix is not None:  # nothing is cached then (pysym.fingerprint); keep Python's choice
+            return super().bytecode_path(path, source)
+        tag = sys.implementation.cache_tag
+        return None if tag is None else \
+            os.path.join(_user_cache(), "bytecode", f"{tag}-{hashlib.sha256(source).hexdigest()}.pyc")
+
+    def read_bytecode(self, path):
+        if not _private(path):
+            raise OSError(f"{path} is not a private file of this user")
+        with open(path, "rb") as fh:
+            return fh.read()
+
+    def write_bytecode(self, path, data):
+        folder = os.path.dirname(path)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+
+
+def _user_cache() -> str:
+    """The per-user cache folder (as :func:`pysym.paths.cache_dir`, which cannot be imported here)."""
+    env = os.environ.get("MOE_THEORY_CACHE")
+    if env:
+        return os.path.abspath(os.path.expanduser(env))
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return os.path.join(os.path.expanduser(xdg) if xdg else os.path.join(os.path.expanduser("~"), ".cache"),
+                        "moe-theory")
+
+
+def _private(path: str) -> bool:
+    """A regular file of this user that no one else may write (as :func:`pysym.fingerprint.private_file`)."""
+    import stat
+
+    if not hasattr(os, "getuid"):
+        return True
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
 
 class _Finder:
-    """Finds ``pysym.*`` modules as the path finder does, with :class:`_PackageLoader`."""
+    """First on ``sys.meta_path``: finds ``pysym.*`` modules as the path finder
+    does, with :class:`_PackageLoader`; finds every other module by asking the
+    finders after it, as the import system would, and notes in
+    :data:`IMPORTS` which module was found where (``spec.origin``: the file
+    the loader reads, not what the module later says of itself) for which
+    code (the file of the first frame outside the import machinery)."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
-        if not fullname.startswith("pysym.") or path is None:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
-        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
-            spec.loader = _PackageLoader(fullname, spec.origin)
-        elif spec is not None and spec.loader is not None:  # bytecode without source, an extension module
-            FOREIGN.append(fullname)
+        if fullname.startswith("pysym.") and path is not None:
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+            if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
+                spec.loader = _PackageLoader(fullname, spec.origin)
+            elif spec is not None and spec.loader is not None:  # bytecode without source, an extension module
+                FOREIGN.append(fullname)
+            return spec
+        spec, found = None, False
+        for finder in list(sys.meta_path):
+            if isinstance(finder, _Finder):
+                continue
+            find = getattr(finder, "find_spec", None)
+            if find is None:  # a finder of the old protocol: where it finds things is not known
+                IMPORTS.append((fullname, "?", _importer()))
+                return None
+            spec = find(fullname, path, target)
+            if spec is not None:
+                found = True
+                break
+        if found:
+            if spec.has_location or spec.origin in ("built-in", "frozen"):
+                origin = spec.origin
+            elif spec.origin is None and spec.submodule_search_locations is not None:
+                origin = None  # a namespace package: no code of its own
+            else:
+                origin = "?"
+            IMPORTS.append((fullname, origin, _importer()))
         return spec
+
+
+_IMPORT_MACHINERY = ("<frozen importlib", os.path.dirname(importlib.__file__) + os.sep)
+
+
+def _importer() -> str:
+    """The file of the code that asked for the import being found (frames of
+    ``importlib``, which imports on others' behalf, skipped)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_IMPORT_MACHINERY):
+        frame = frame.f_back
+    return "?" if frame is None else frame.f_code.co_filename
+
+
+# every module found since the package was imported, other than its own: (name, where its code is read from,
+# or None for a namespace package, "?" when unknown; the file of the code that imported it)
+IMPORTS: list[tuple[str, str | None, str]] = []
 
 
 def install() -> None:

@@ -39,8 +39,16 @@ _ALLOWED_NODES = (ast.Module, ast.Import, ast.alias, ast.Expr, ast.Assign, ast.N
 
 
 def import_lines(text: str) -> list[str]:
-    """The lines of a ``.pth`` file that Python executes (those beginning with ``import``)."""
-    return [line.rstrip("\r") for line in text.split("\n") if line.startswith(("import ", "import\t"))]
+    """The lines of a ``.pth`` file that Python executes (those beginning with
+    ``import``), as any Python version splits and decodes it: universal
+    newlines (3.11 and before) or every line boundary ``str.splitlines``
+    knows (3.12 and after), with or without a leading byte-order mark."""
+    lines = []
+    for variant in (text, text.lstrip("\ufeff")):
+        for line in variant.replace("\r\n", "\n").replace("\r", "\n").split("\n") + variant.splitlines():
+            if line.startswith(("import ", "import\t")) and line not in lines:
+                lines.append(line)
+    return lines
 
 
 def _dotted(node: ast.AST) -> str:

@@ -32,9 +32,10 @@ FORMAT = "moe-theory-code/2"
 # the libraries a result is computed with (each fingerprinted by its files), and the environment variables
 # that change how they compute: their own, and the native loader's (which shared libraries are loaded: an
 # LD_LIBRARY_PATH entry comes before a wheel's RUNPATH) and the numeric libraries' (kernels, threads)
-LIBRARIES = ("sympy", "mpmath", "flint", "numpy", "gmpy2")  # gmpy2: SymPy's and mpmath's integers when installed
-ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS", "LD_", "OPENBLAS", "GOTO",
-               "OMP_", "MKL_", "BLIS_", "FLINT_")
+# gmpy2 (or mpmath's fallback gmpy): SymPy's and mpmath's integers when installed
+LIBRARIES = ("sympy", "mpmath", "flint", "numpy", "gmpy2", "gmpy")
+ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS", "LD_", "GLIBC_", "OPENBLAS", "GOTO",
+               "OMP_", "MKL_", "BLIS_", "FLINT_", "SAGE_")
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,13 +55,13 @@ def current_code_digest() -> str:
     return _combine(_sources.sources_digest())
 
 
-def code_unchanged(since: frozenset | None = None) -> bool:
+def code_unchanged() -> bool:
     """Whether a result computed in this process may be stored under
     :func:`code_digest` (and an entry read): nothing :func:`code_problems` names."""
-    return not code_problems(since)
+    return not code_problems()
 
 
-def code_problems(since: frozenset | None = None) -> list[str]:
+def code_problems() -> list[str]:
     """Why a result computed in this process may not be code_digest()'s, if at all:
 
     * the files hash otherwise than they did;
@@ -75,9 +76,9 @@ def code_problems(since: frozenset | None = None) -> list[str]:
       an extension module, or from bytes other than those hashed at import
       (:data:`pysym._sources.FOREIGN`);
     * a module named like the standard library, the package or a library was
-      loaded from another place, or (``since``: the names in ``sys.modules``
-      when the computation began) a module from outside the folders the key
-      walks was loaded during it (:func:`loaded_problems`);
+      loaded from another place, or the package, a library or the standard
+      library imported a module from outside the folders the key walks
+      (:func:`loaded_problems`);
     * bytecode is read from ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``),
       a folder the key does not walk;
     * a folder or file of the code could not be read."""
@@ -88,7 +89,7 @@ def code_problems(since: frozenset | None = None) -> list[str]:
         problems.append(f"bytecode is read from {sys.pycache_prefix} (PYTHONPYCACHEPREFIX), which no key hashes")
     libraries, newest, unreadable = _libraries()
     _, package_newest, package_unreadable = _scan(_sources.PACKAGE, folder_times=False)
-    problems += unreadable + package_unreadable + loaded_problems(since)
+    problems += unreadable + package_unreadable + loaded_problems()
     if _combine(_sources.sources_digest(), libraries) != code_digest():
         problems.append("the code's files are not those the key names")
     if max(newest, package_newest) >= _sources.LOADED_SINCE:
@@ -96,13 +97,15 @@ def code_problems(since: frozenset | None = None) -> list[str]:
     return problems
 
 
-def loaded_problems(since: frozenset | None = None) -> list[str]:
-    """:func:`pysym._modules.problems` for the modules loaded now: what a
-    worker process that computed a result checks before handing it back to be
-    stored (the modules it loaded are not in its parent's ``sys.modules``)."""
+def loaded_problems() -> list[str]:
+    """:func:`pysym._modules.problems` and :func:`pysym._modules.import_problems`
+    for the modules loaded now: what a worker process that computed a result
+    checks before handing it back to be stored (the modules it loaded are not
+    in its parent's ``sys.modules``)."""
     from pysym import _modules
 
-    return _modules.problems(_roots(), ("pysym",) + LIBRARIES, since)
+    roots, owned = _roots(), ("pysym",) + LIBRARIES
+    return _modules.problems(roots, owned) + _modules.import_problems(roots, owned)
 
 
 @functools.lru_cache(maxsize=1)
@@ -118,7 +121,11 @@ def _roots() -> tuple[str, ...]:
 def _combine(sources: str, libraries: str | None = None) -> str:
     h = hashlib.sha256(FORMAT.encode())
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(ENVIRONMENT))
-    interpreter = f"{sys.version} {sys.executable} optimize={sys.flags.optimize} " \
+    from pysym import _modules
+
+    # the interpreter and where its standard library is (PYTHONHOME, a venv's `home`): named, not hashed
+    interpreter = f"{sys.version} {sys.executable} {os.path.realpath(sys.executable)} {sys.prefix} " \
+                  f"{sys.base_prefix} {sys.exec_prefix} {_modules.STDLIB} {sys.flags} " \
                   f"int_max_str_digits={sys.get_int_max_str_digits()}"
     if libraries is None:
         libraries = libraries_fingerprint()
@@ -193,8 +200,6 @@ def _startup_modules(path: Path, text: str) -> tuple[str, float, list[str]]:
     (:func:`pysym._startup.imported_by`): a package's folder walked, a single
     module's file and bytecode looked at; the latest change among them; and
     what the key cannot name (a line that does more than import and call them)."""
-    import importlib.util
-
     from pysym import _startup
 
     h = hashlib.sha256()
@@ -203,12 +208,9 @@ def _startup_modules(path: Path, text: str) -> tuple[str, float, list[str]]:
         modules, wrong = _startup.imported_by(line)
         refused += [f"{path}: a start-up line {why}: {line.strip()}" for why in wrong]
         for name in modules:
-            try:
-                spec = importlib.util.find_spec(name)
-            except (ImportError, ValueError):
-                spec = None
+            spec = _path_spec(name)
             if spec is None or not (spec.submodule_search_locations or spec.origin):
-                h.update(f"\0{name}: not found".encode())
+                refused.append(f"{path}: {name}, which a start-up line imports, is not found on sys.path")
                 continue
             if spec.submodule_search_locations:
                 for folder in spec.submodule_search_locations:
@@ -252,7 +254,6 @@ def _vendored() -> list[Path]:
 
 def _startup_files() -> list[Path]:
     """The ``.pth`` files of the site folders, and ``sitecustomize``/``usercustomize``."""
-    import importlib.util
     import site
 
     folders = list(getattr(site, "getsitepackages", lambda: [])())
@@ -260,13 +261,21 @@ def _startup_files() -> list[Path]:
         folders.append(site.getusersitepackages())
     files = sorted(p for folder in folders if os.path.isdir(folder) for p in Path(folder).glob("*.pth"))
     for name in ("sitecustomize", "usercustomize"):
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
+        spec = _path_spec(name)
         if spec is not None and spec.origin and os.path.isfile(spec.origin):
             files.append(Path(spec.origin))
     return files
+
+
+def _path_spec(name: str):
+    """Where the path finder finds the top-level module ``name`` on ``sys.path``
+    (not what ``sys.modules`` holds: a loaded module may say anything of itself)."""
+    import importlib.machinery
+
+    try:
+        return importlib.machinery.PathFinder.find_spec(name, sys.path)
+    except (ImportError, ValueError):
+        return None
 
 
 def tree_fingerprint(root: Path) -> str:
@@ -385,11 +394,10 @@ class ResultCache:
             pass
         self.hits += 1
 
-    def code_unchanged(self, since: frozenset | None = None) -> bool:
+    def code_unchanged(self) -> bool:
         """Whether the code is still what the keys name (checked after the
-        computation, before its results are stored; ``since``: the modules
-        loaded when it began): :func:`code_unchanged`."""
-        return code_unchanged(since)
+        computation, before its results are stored): :func:`code_unchanged`."""
+        return code_unchanged()
 
     def prune(self, keep: int | None = None) -> None:
         """Remove the least recently used entries beyond ``keep`` (default :attr:`KEEP`)."""

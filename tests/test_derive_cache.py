@@ -114,7 +114,7 @@ def test_a_report_reached_after_a_stopped_step_is_not_stored(tmp_path, monkeypat
 
 
 def test_nothing_is_stored_when_the_code_changes_during_the_run(tmp_path, monkeypatch, statements):
-    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self, since=None: False)
+    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self: False)
     cache = ReportCache(tmp_path)
     run([NAME], statements, cache=cache)
     assert _entries(cache) == []
@@ -268,6 +268,6 @@ def test_no_entry_is_read_once_the_code_changed_under_the_process(tmp_path, stat
     cache = ReportCache(tmp_path)
     key = cache.key(NAME, statements)
     assert cache.put(key, verified)
-    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self, since=None: False)
+    monkeypatch.setattr(ReportCache, "code_unchanged", lambda self: False)
     run([NAME], statements, cache=cache)
     assert cache.hits == 0

@@ -77,19 +77,54 @@ def test_the_modules_a_pth_line_imports_are_in_the_key(tmp_path, monkeypatch):
         fingerprint.code_digest.cache_clear()
 
 
-def test_a_module_loaded_from_elsewhere_during_the_computation_stops_the_caches(tmp_path, monkeypatch):
-    since = frozenset(sys.modules)
-    assert fingerprint.code_unchanged(since)
-    (tmp_path / "zz_late_module.py").write_text("X = 1\n")
+def _import_as_library_code(name: str) -> None:
+    """Import ``name`` from code whose file is in SymPy's folder (as an optional dependency would be)."""
+    import sympy
+
+    exec(compile(f"import {name}", os.path.join(os.path.dirname(sympy.__file__), "zz_optional.py"), "exec"), {})
+
+
+@pytest.fixture
+def imports(monkeypatch):
+    """The record of imports, as it is now, for this test only (what it plants must not stop the caches of
+    the tests after it in the same process)."""
+    monkeypatch.setattr(_sources, "IMPORTS", list(_sources.IMPORTS))
+    return _sources.IMPORTS
+
+
+def test_a_module_a_library_imports_from_elsewhere_stops_the_caches(tmp_path, monkeypatch, imports):
+    # mpmath falls back to `import gmpy`, SymPy and NumPy look for optional modules, the standard library's
+    # copy looks for `org`: such a module found on PYTHONPATH runs as part of the computation
+    assert fingerprint.code_unchanged()
     monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "zz_program_module.py").write_text("X = 1\n")
+    (tmp_path / "zz_optional_dep.py").write_text("X = 2\n")
     try:
-        __import__("zz_late_module")
-        problems = fingerprint.code_problems(since)
-        assert problems == [f"zz_late_module was loaded from {tmp_path / 'zz_late_module.py'} "
-                            "while the result was computed"]
-        assert fingerprint.code_unchanged()  # loaded before a computation: the program around it, not named
+        __import__("zz_program_module")  # the program around the computations (here: a test) may import
+        assert fingerprint.code_unchanged()
+        _import_as_library_code("zz_optional_dep")
+        assert fingerprint.code_problems() == [
+            f"zz_optional_dep was found at {tmp_path / 'zz_optional_dep.py'} for "
+            f"{os.path.join(os.path.dirname(sys.modules['sympy'].__file__), 'zz_optional.py')}, "
+            "outside the folders the key hashes"]
     finally:
-        sys.modules.pop("zz_late_module", None)
+        sys.modules.pop("zz_program_module", None)
+        sys.modules.pop("zz_optional_dep", None)
+
+
+def test_a_module_that_lies_about_its_file_is_judged_by_where_it_was_found(tmp_path, monkeypatch, imports):
+    # red team: a shadow of `fractions` that ran the real module's code and then set __file__ to the standard
+    # library's path passed a check of what modules say of themselves
+    import fractions
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "zz_liar.py").write_text(f"__file__ = {fractions.__file__!r}\n")
+    try:
+        _import_as_library_code("zz_liar")
+        assert _modules.classify(sys.modules["zz_liar"].__file__, fingerprint._roots()) == "interpreter"
+        assert any(p.startswith("zz_liar was found at " + str(tmp_path)) for p in fingerprint.code_problems())
+    finally:
+        sys.modules.pop("zz_liar", None)
 
 
 def test_a_library_module_from_outside_its_folder_stops_the_caches(monkeypatch, tmp_path):
@@ -102,7 +137,7 @@ def test_a_library_module_from_outside_its_folder_stops_the_caches(monkeypatch, 
                                              "outside the folders the key hashes"]
 
 
-def test_an_audit_worker_that_loads_other_code_stores_nothing(tmp_path, monkeypatch):
+def test_an_audit_worker_that_loads_other_code_stores_nothing(tmp_path, monkeypatch, imports):
     # claims are evaluated in forked workers: a module one loads is not in the parent's sys.modules
     from pysym.audit import engine
 
@@ -114,7 +149,7 @@ def test_an_audit_worker_that_loads_other_code_stores_nothing(tmp_path, monkeypa
     real = engine._evaluate
 
     def evaluate(*args):
-        __import__("zz_worker_module")
+        _import_as_library_code("zz_worker_module")
         return real(*args)
 
     monkeypatch.setattr(engine, "_evaluate", evaluate)
@@ -185,8 +220,71 @@ def test_a_package_module_read_from_other_bytes_than_those_hashed_is_foreign(mon
     assert _sources.FOREIGN == ["pysym.paths"]
 
 
-@pytest.mark.parametrize("name", ["LD_PRELOAD", "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OMP_NUM_THREADS"])
+@pytest.mark.parametrize("name", ["LD_PRELOAD", "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OMP_NUM_THREADS",
+                                  "GLIBC_TUNABLES", "SAGE_ROOT"])
 def test_the_native_loaders_and_threads_environment_is_in_the_key(monkeypatch, name):
     base = fingerprint.current_code_digest()
     monkeypatch.setenv(name, "x")
     assert fingerprint.current_code_digest() != base
+
+
+def test_where_the_standard_library_is_is_in_the_key(monkeypatch):
+    # red team: PYTHONHOME (or a venv's `home`) pointing at an edited copy of the standard library kept the key
+    base = fingerprint.current_code_digest()
+    for name in ("prefix", "base_prefix", "exec_prefix"):
+        with monkeypatch.context() as m:
+            m.setattr(sys, name, "/tmp/zz-elsewhere")
+            assert fingerprint.current_code_digest() != base, name
+    monkeypatch.setattr(_modules, "STDLIB", "/tmp/zz-elsewhere/lib/python3")
+    assert fingerprint.current_code_digest() != base
+
+
+def test_pth_lines_are_split_as_every_python_splits_them():
+    # red team: Python 3.11 reads .pth files with universal newlines, so "# note\rimport evil" runs the import
+    from pysym._startup import import_lines
+
+    assert import_lines("# start-up\rimport evil\n") == ["import evil"]
+    assert import_lines("# a\x0cimport evil2\n") == ["import evil2"]  # 3.12+: str.splitlines
+    assert import_lines("\ufeffimport evil3\n") == ["import evil3"]  # 3.12+ decodes with utf-8-sig
+
+
+def test_a_start_up_module_is_found_on_the_path_not_in_sys_modules(tmp_path, monkeypatch):
+    # red team: a module a .pth line imports that sets `__spec__ = None` was hashed as "not found"
+    import types
+
+    startup = tmp_path / "zz.pth"
+    startup.write_text("import zz_hidden\n")
+    (tmp_path / "zz_hidden.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
+    hidden = types.ModuleType("zz_hidden")
+    hidden.__spec__ = None
+    monkeypatch.setitem(sys.modules, "zz_hidden", hidden)
+    first, _, refused = fingerprint._libraries()
+    assert refused == []
+    (tmp_path / "zz_hidden.py").write_text("X = 2  # other code\n")
+    assert fingerprint._libraries()[0] != first
+    startup.write_text("import zz_nowhere\n")
+    assert fingerprint._libraries()[2] == [f"{startup}: zz_nowhere, which a start-up line imports, "
+                                           "is not found on sys.path"]
+
+
+def test_the_packages_bytecode_is_read_only_from_the_users_private_cache(tmp_path, monkeypatch):
+    # red team: bytecode in pysym/__pycache__ with the stamp of the untouched source (its hash and size are
+    # public) and other code ran under the key of the source
+    import hashlib
+
+    monkeypatch.setenv("MOE_THEORY_CACHE", str(tmp_path / "cache"))
+    path = str(_sources.PACKAGE / "paths.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    loader = _sources._PackageLoader("pysym.paths", path)
+    where = loader.bytecode_path(path, source)
+    assert where == os.path.join(str(tmp_path / "cache"), "bytecode",
+                                 f"{sys.implementation.cache_tag}-{hashlib.sha256(source).hexdigest()}.pyc")
+    loader.write_bytecode(where, b"data")
+    assert loader.read_bytecode(where) == b"data" and os.stat(where).st_mode & 0o777 == 0o600
+    os.chmod(where, 0o666)  # another user could have written it
+    with pytest.raises(OSError):
+        loader.read_bytecode(where)
+

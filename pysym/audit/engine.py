@@ -133,18 +133,16 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
 
 def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None) -> tuple[Outcome, int, bool]:
     """The claim's outcome; how many of its steps a CPU-time limit stopped;
-    and whether every module loaded meanwhile (in the worker that evaluated
-    it: its parent does not see them) is code the cache's key names
+    and whether every module loaded (in the worker that evaluated it: its
+    parent does not see what it imports) is code the cache's key names
     (:func:`pysym.fingerprint.loaded_problems`)."""
-    import sys
-
     from pysym.fingerprint import loaded_problems
     from pysym.numerics import standard
 
-    before, modules = steps_stopped(), frozenset(sys.modules)
+    before = steps_stopped()
     with standard():  # whatever precision or switches the process set, every claim computes alike
         outcome = _evaluate(cf, claim, statements)
-    return outcome, steps_stopped() - before, not loaded_problems(modules)
+    return outcome, steps_stopped() - before, not loaded_problems()
 
 
 def _weight(claim: Claim) -> float:

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from pysym.derive.core import Report
@@ -47,7 +46,7 @@ def run(names: list[str] | None, statements: dict[str, str], progress=None, cach
     module says when that is safe)."""
     from pysym.derive.budget import enforced, stops
 
-    reports, storable, modules = [], [], frozenset(sys.modules)
+    reports, storable = [], []
     for name in select(names):
         derivation = build(name)
         # the key names the derivation as built here (a variant made in memory is another derivation)
@@ -65,7 +64,7 @@ def run(names: list[str] | None, statements: dict[str, str], progress=None, cach
         stopped = not enforced() or stops() != before or any(s.method == "budget" for s in report.steps)
         if cache is not None and not stopped:
             storable.append((key, report))
-    if storable and cache.code_unchanged(modules):  # checked once all are verified: the code that ran is the keys'
+    if storable and cache.code_unchanged():  # checked once all are verified: the code that ran is the keys'
         for key, report in storable:
             cache.put(key, report)
     if cache is not None:
