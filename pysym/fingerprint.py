@@ -78,13 +78,16 @@ def code_problems() -> list[str]:
     * a module named like the standard library, the package or a library was
       loaded from another place, or the package, a library or the standard
       library imported a module from outside the folders the key walks
-      (:func:`loaded_problems`);
+      (:func:`loaded_problems`), or a library was imported before the package
+      (whose finder notes where imports are found);
     * bytecode is read from ``sys.pycache_prefix`` (``PYTHONPYCACHEPREFIX``),
       a folder the key does not walk;
     * a folder or file of the code could not be read."""
     from pysym import _sources
 
     problems = [f"{name} was not loaded from the source hashed at import" for name in _sources.FOREIGN]
+    problems += [f"{name} was imported before pysym: where what it imported was found is not known"
+                 for name in LIBRARIES if name in _sources.PRELOADED]
     if sys.pycache_prefix is not None:
         problems.append(f"bytecode is read from {sys.pycache_prefix} (PYTHONPYCACHEPREFIX), which no key hashes")
     libraries, newest, unreadable = _libraries()

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+import pysym  # noqa: F401  (first of the package and its libraries: its finder notes where every later import is found)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

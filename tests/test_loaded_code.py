@@ -288,3 +288,11 @@ def test_the_packages_bytecode_is_read_only_from_the_users_private_cache(tmp_pat
     with pytest.raises(OSError):
         loader.read_bytecode(where)
 
+
+def test_a_library_imported_before_the_package_stops_the_caches():
+    # what a library imports before the package's finder is installed is not noted anywhere
+    plain = _python("import pysym.fingerprint as f, sympy; print(f.code_problems())")
+    assert plain == "[]"
+    early = _python("import sympy, pysym.fingerprint as f; print(f.code_problems())")
+    assert "sympy was imported before pysym" in early
+
