@@ -36,7 +36,7 @@ import functools
 import os
 import sys
 
-__all__ = ["problems", "import_problems", "classify", "STDLIB", "RENDERERS"]
+__all__ = ["problems", "import_problems", "mapped_problems", "renderer_folders", "classify", "STDLIB"]
 
 STDLIB = os.path.dirname(os.path.realpath(os.__file__))
 _SITE_FOLDERS = ("site-packages", "dist-packages")
@@ -79,20 +79,66 @@ def problems(roots: tuple[str, ...], owned: tuple[str, ...]) -> list[str]:
     return sorted(found)
 
 
-# The code the computations run is the package, the libraries and the standard library; the package also
-# imports the renderers it declares (LaTeX, notebooks, plots, the web blueprint), which the computations do
-# not call.
-RENDERERS = ("jinja2", "markupsafe", "nbformat", "matplotlib", "leanblueprint", "plasTeX", "plastexdepgraph")
+@functools.lru_cache(maxsize=1)
+def renderer_folders() -> tuple[str, ...]:
+    """Where the packages the installed ``moe-theory`` distribution requires
+    (and what they require, and its ``web`` extra) are installed: the
+    renderers (jinja2, nbformat, matplotlib, the web blueprint's plasTeX) and
+    their dependencies, found through the distributions' own records (not on
+    ``sys.path``, where a file on ``PYTHONPATH`` comes first); each ending in a
+    separator.  Empty when the distribution is not installed."""
+    import importlib.metadata as metadata
+    import re
+
+    def key(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    try:
+        root = metadata.distribution("moe-theory")
+    except metadata.PackageNotFoundError:
+        return ()
+    extras = ("web",)  # the web blueprint's renderers; the test extra is the program around, not a renderer
+    seen, todo, folders = set(), [(root, True)], set()
+    while todo:
+        dist, is_root = todo.pop()
+        if key(dist.metadata["Name"] or "") in seen:
+            continue
+        seen.add(key(dist.metadata["Name"] or ""))
+        listed = None if is_root else dist.read_text("top_level.txt")  # cheaper than the whole RECORD
+        tops = set() if is_root else set(listed.split()) if listed else {f.parts[0] for f in dist.files or []}
+        for top in tops:
+            if top not in ("..", "__pycache__") and not top.endswith((".dist-info", ".data")):
+                path = os.path.realpath(dist.locate_file(top))
+                # a package's folder; a module's file (top_level.txt names `m` for m.py or m.cpython-*.so)
+                folders.add(path + os.sep if os.path.isdir(path) else path if os.path.isfile(path) else path + ".")
+        for line in dist.requires or []:
+            name = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", line)
+            marker = line.partition(";")[2]
+            if name is None or "extra" in marker and not (is_root and any(f'"{e}"' in marker for e in extras)):
+                continue
+            try:
+                todo.append((metadata.distribution(name.group(0)), False))
+            except metadata.PackageNotFoundError:
+                continue
+    return tuple(sorted(folders))
+
+
+def _is_renderer(file: str) -> bool:
+    return os.path.realpath(file).startswith(renderer_folders()) if os.path.isabs(file) else False
 
 
 def import_problems(roots: tuple[str, ...], owned: tuple[str, ...]) -> list[str]:
     """Why the modules imported since the package was (:data:`pysym._sources.IMPORTS`:
     where the import system found each, and for which code) may not be code a
-    key names: a standard-library, package or library name found elsewhere,
+    key names: a standard-library, package or library name found elsewhere;
     or a module found outside the folders the key walks and the standard
-    library for code of the package (other than its renderers), of a library
-    or of the standard library (an optional dependency, a fallback such as
-    mpmath's ``gmpy``, a module the standard library looks for)."""
+    library for code of the package, of a library or of the standard library
+    (an optional dependency, a fallback such as mpmath's ``gmpy``, a module
+    the standard library looks for), unless it is one of the installed
+    renderers the package requires (:func:`renderer_folders`), whose own
+    imports must then come from those folders too (jinja2's ``markupsafe``
+    found on ``PYTHONPATH`` would run in the computing process).  The
+    renderers are named by where they are installed, not hashed."""
     from pysym import _sources
 
     found = []
@@ -114,18 +160,47 @@ def import_problems(roots: tuple[str, ...], owned: tuple[str, ...]) -> list[str]
             continue
         if where in ("covered", "interpreter"):
             continue
-        # found elsewhere (or where, is not known): fine only for the program around the computations
+        # found elsewhere (or where, is not known): fine for the program around the computations, and for
+        # the code of the package, a library, the standard library or a renderer only if it is a renderer
         if importer == "?":
             by = "unknown"
-        else:  # a file's path; or code run from a string ("<string>", "<stdin>"): the program's
-            by = classify(importer, roots) if os.path.isabs(importer) else "other"
-        if by == "other" or by == "covered" and _in_package(importer) and top in RENDERERS:
+        elif not os.path.isabs(importer):  # code run from a string ("<string>", "<stdin>"): the program's
+            by = "other"
+        else:
+            by = classify(importer, roots)
+            if by == "other" and _is_renderer(importer):
+                by = "renderer"
+        if by == "other" or where == "other" and _is_renderer(origin):
             continue
         found.append(f"{name} was found at {origin} for {importer}, outside the folders the key hashes")
     return sorted(set(found))
 
 
-def _in_package(file: str) -> bool:
-    from pysym import _sources
+_SYSTEM_LIBRARIES = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/")
 
-    return os.path.realpath(file).startswith(str(_sources.PACKAGE) + os.sep)
+
+def mapped_problems(roots: tuple[str, ...]) -> list[str]:
+    """Machine code mapped into this process (Linux: ``/proc/self/maps``, the
+    executable mappings) from anywhere but the folders the key walks, the
+    interpreter's own folders and the system's library folders: a library
+    ``LD_PRELOAD`` or ``LD_AUDIT`` loads, or one found on ``LD_LIBRARY_PATH``
+    before a wheel's own (it could serve other bytes for any file the key
+    hashes).  The system's libraries are named by where they are, not hashed."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="surrogateescape") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return []
+    interpreter = tuple({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+    allowed = roots + interpreter + (STDLIB + os.sep,) + _SYSTEM_LIBRARIES
+    found = set()
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) < 6 or "x" not in fields[1] or not fields[5].startswith("/"):
+            continue
+        path = fields[5]
+        if path.endswith(" (deleted)") or not (path.startswith(allowed) or
+                                               os.path.realpath(path).startswith(allowed) or
+                                               path == os.path.realpath(sys.executable)):
+            found.add(f"{path} is mapped as code from outside the folders the key hashes")
+    return sorted(found)

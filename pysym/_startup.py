@@ -30,9 +30,9 @@ from __future__ import annotations
 import ast
 import sys
 
-__all__ = ["imported_by", "import_lines"]
+__all__ = ["imported_by", "import_lines", "imports_of", "STDLIB_NAMES"]
 
-_STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
+STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
 _ALLOWED_NODES = (ast.Module, ast.Import, ast.alias, ast.Expr, ast.Assign, ast.Name, ast.Load, ast.Store,
                   ast.Constant, ast.Attribute, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call, ast.Eq,
                   ast.NotEq, ast.And, ast.Or, ast.Not, ast.keyword)
@@ -68,10 +68,10 @@ def _constant_import(node: ast.AST) -> str | None:
     return None
 
 
-def imported_by(line: str) -> tuple[list[str], list[str]]:
+def imported_by(line: str, keep_stdlib: bool = False) -> tuple[list[str], list[str]]:
     """The top-level modules a start-up line imports that are not the
-    standard library's, and what in it the key cannot name (empty when
-    nothing)."""
+    standard library's (``keep_stdlib``: all of them), and what in it the key
+    cannot name (empty when nothing)."""
     try:
         tree = ast.parse(line)
     except SyntaxError as error:
@@ -98,7 +98,32 @@ def imported_by(line: str) -> tuple[list[str], list[str]]:
                 base = (_constant_import(func.value) or "").partition(".")[0] or None
             else:
                 base = None
-            if not (base is not None and base not in _STDLIB_NAMES or dotted == "os.environ.get"
+            if not (base is not None and base not in STDLIB_NAMES or dotted == "os.environ.get"
                     and bound.get("os") == "os"):
                 refused.append(f"calls {dotted}")
-    return sorted(m for m in modules if m not in _STDLIB_NAMES), refused
+    return sorted(m for m in modules if keep_stdlib or m not in STDLIB_NAMES), refused
+
+
+def imports_of(file: str) -> list[str]:
+    """The top-level modules other than the standard library's that the
+    module in ``file`` imports when it runs (its statements outside functions
+    and classes' methods; a relative import stays in its own package, which
+    is hashed with it), or ``["(unreadable)"]``."""
+    try:
+        with open(file, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return ["(unreadable)"]
+    found, stack = set(), list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.partition(".")[0])
+        elif (name := _constant_import(node)) is not None:
+            found.add(name.partition(".")[0])
+        stack.extend(ast.iter_child_nodes(node))
+    return sorted(m for m in found if m not in STDLIB_NAMES)

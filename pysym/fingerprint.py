@@ -35,7 +35,8 @@ FORMAT = "moe-theory-code/2"
 # gmpy2 (or mpmath's fallback gmpy): SymPy's and mpmath's integers when installed
 LIBRARIES = ("sympy", "mpmath", "flint", "numpy", "gmpy2", "gmpy")
 ENVIRONMENT = ("SYMPY_", "MPMATH", "NPY_", "NUMPY_", "PYTHONINTMAXSTRDIGITS", "LD_", "GLIBC_", "OPENBLAS", "GOTO",
-               "OMP_", "MKL_", "BLIS_", "FLINT_", "SAGE_")
+               "OMP_", "MKL_", "BLIS_", "FLINT_", "SAGE_", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE",
+               "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "PYTHONSTARTUP", "PYTHONPLATLIBDIR")
 
 
 @functools.lru_cache(maxsize=1)
@@ -108,7 +109,8 @@ def loaded_problems() -> list[str]:
     from pysym import _modules
 
     roots, owned = _roots(), ("pysym",) + LIBRARIES
-    return _modules.problems(roots, owned) + _modules.import_problems(roots, owned)
+    return _modules.problems(roots, owned) + _modules.import_problems(roots, owned) + \
+        _modules.mapped_problems(roots)
 
 
 @functools.lru_cache(maxsize=1)
@@ -202,34 +204,50 @@ def _startup_modules(path: Path, text: str) -> tuple[str, float, list[str]]:
     """The code of the modules a ``.pth`` file's lines import
     (:func:`pysym._startup.imported_by`): a package's folder walked, a single
     module's file and bytecode looked at; the latest change among them; and
-    what the key cannot name (a line that does more than import and call them)."""
-    from pysym import _startup
+    what the key cannot name: a line that does more than import and call
+    them, a module not found where it ran from (:func:`_start_up_spec`), a
+    standard-library name found outside the standard library, a module that
+    itself imports, when it is run, anything but the standard library
+    (:func:`pysym._startup.imports_of`)."""
+    from pysym import _modules, _startup
 
     h = hashlib.sha256()
     newest, refused = 0.0, []
     for line in _startup.import_lines(text):
-        modules, wrong = _startup.imported_by(line)
+        modules, wrong = _startup.imported_by(line, keep_stdlib=True)
         refused += [f"{path}: a start-up line {why}: {line.strip()}" for why in wrong]
         for name in modules:
-            spec = _path_spec(name)
-            if spec is None or not (spec.submodule_search_locations or spec.origin):
-                refused.append(f"{path}: {name}, which a start-up line imports, is not found on sys.path")
+            if name in sys.builtin_module_names:  # built into the interpreter: nothing to find
+                continue
+            spec, why = _start_up_spec(name)
+            if why:
+                refused.append(f"{path}: {name}, which a start-up line imports, {why}")
+                continue
+            if name in _startup.STDLIB_NAMES:
+                if spec.origin not in ("built-in", "frozen") and \
+                        _modules.classify(spec.origin or "?", _roots()) != "interpreter":
+                    refused.append(f"{path}: {name}, which a start-up line imports, is found at {spec.origin}, "
+                                   "not in the standard library")
                 continue
             if spec.submodule_search_locations:
                 for folder in spec.submodule_search_locations:
                     digest, latest, missed = _scan(Path(folder))
                     h.update(f"\0{name}\0{digest}".encode())
                     newest, refused = max(newest, latest), refused + missed
-                continue
-            for file in (spec.origin, spec.cached):
-                try:
-                    st = os.stat(file) if file else None
-                except OSError:
-                    st = None
-                h.update(f"\0{name}\0{file}\0".encode("utf-8", "surrogateescape") +
-                         (f"{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}" if st else "-").encode())
-                if st is not None and file == spec.origin:
-                    newest = max(newest, st.st_mtime, st.st_ctime)
+            else:
+                for file in (spec.origin, spec.cached):
+                    try:
+                        st = os.stat(file) if file else None
+                    except OSError:
+                        st = None
+                    h.update(f"\0{name}\0{file}\0".encode("utf-8", "surrogateescape") +
+                             (f"{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}" if st else "-")
+                             .encode())
+                    if st is not None and file == spec.origin:
+                        newest = max(newest, st.st_mtime, st.st_ctime)
+            others = _startup.imports_of(spec.origin) if spec.origin and spec.origin.endswith(".py") else []
+            refused += [f"{path}: {name}, which a start-up line imports, imports {other} when it runs"
+                        for other in others]
     return h.hexdigest(), newest, refused
 
 
@@ -264,19 +282,40 @@ def _startup_files() -> list[Path]:
         folders.append(site.getusersitepackages())
     files = sorted(p for folder in folders if os.path.isdir(folder) for p in Path(folder).glob("*.pth"))
     for name in ("sitecustomize", "usercustomize"):
-        spec = _path_spec(name)
+        spec, why = _start_up_spec(name)
         if spec is not None and spec.origin and os.path.isfile(spec.origin):
             files.append(Path(spec.origin))
+        elif name in sys.modules:  # it ran, but where from is not known: a path that cannot be read
+            files.append(Path(f"<{name} {why}>"))
     return files
 
 
-def _path_spec(name: str):
+def _start_up_spec(name: str):
+    """Where the top-level module ``name`` that start-up code imports was
+    found, and an empty reason; or ``None`` and why that is not known: not
+    found, or found elsewhere on ``sys.path`` without its first entry (put
+    there after start-up: the program's folder), or elsewhere than the file
+    the loaded module names."""
+    spec = _path_spec(name)
+    if spec is None or not (spec.submodule_search_locations or spec.origin):
+        return None, "is not found on sys.path"
+    if sys.path:
+        at_start = _path_spec(name, sys.path[1:])
+        if at_start is None or at_start.origin != spec.origin:
+            return None, "is found elsewhere without the first entry of sys.path"
+    module = sys.modules.get(name)
+    if module is not None and getattr(module, "__file__", spec.origin) != spec.origin:
+        return None, f"ran from {getattr(module, '__file__', None)}, not from where it is found ({spec.origin})"
+    return spec, ""
+
+
+def _path_spec(name: str, path: list | None = None):
     """Where the path finder finds the top-level module ``name`` on ``sys.path``
     (not what ``sys.modules`` holds: a loaded module may say anything of itself)."""
     import importlib.machinery
 
     try:
-        return importlib.machinery.PathFinder.find_spec(name, sys.path)
+        return importlib.machinery.PathFinder.find_spec(name, sys.path if path is None else path)
     except (ImportError, ValueError):
         return None
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -54,7 +55,7 @@ def test_the_modules_a_pth_line_imports_are_in_the_key(tmp_path, monkeypatch):
     startup = tmp_path / "zz.pth"
     startup.write_text("import zz_patch; zz_patch.install()\n")
     (tmp_path / "zz_patch.py").write_text("def install(): pass\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path)])  # a site folder: after the program's own
     monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
     first, _, refused = fingerprint._libraries()
     assert refused == []
@@ -255,7 +256,7 @@ def test_a_start_up_module_is_found_on_the_path_not_in_sys_modules(tmp_path, mon
     startup = tmp_path / "zz.pth"
     startup.write_text("import zz_hidden\n")
     (tmp_path / "zz_hidden.py").write_text("X = 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path)])
     monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
     hidden = types.ModuleType("zz_hidden")
     hidden.__spec__ = None
@@ -296,3 +297,90 @@ def test_a_library_imported_before_the_package_stops_the_caches():
     early = _python("import sympy, pysym.fingerprint as f; print(f.code_problems())")
     assert "sympy was imported before pysym" in early
 
+
+
+# --------------------------------------------------------------------------- third red-team round
+
+
+def test_a_renderers_import_from_elsewhere_stops_the_caches(tmp_path, monkeypatch, imports):
+    # red team: jinja2 (a renderer the package requires) imported `markupsafe` from PYTHONPATH, which then
+    # patched the verifier in the computing process; a renderer's imports must come from the renderers' folders
+    import jinja2
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "zz_markup.py").write_text("X = 1\n")
+    as_jinja2 = os.path.join(os.path.dirname(jinja2.__file__), "zz_runtime.py")
+    try:
+        exec(compile("import zz_markup", as_jinja2, "exec"), {})
+        assert any(p.startswith(f"zz_markup was found at {tmp_path / 'zz_markup.py'} for {as_jinja2}")
+                   for p in fingerprint.code_problems())
+    finally:
+        sys.modules.pop("zz_markup", None)
+    assert os.path.realpath(os.path.dirname(jinja2.__file__)) + os.sep in _modules.renderer_folders()
+
+
+def test_code_mapped_from_elsewhere_stops_the_caches(monkeypatch):
+    # red team: an LD_PRELOAD library served other bytes for SymPy's files, whose times and sizes it kept
+    import io
+
+    maps = ("7f00-7f01 r-xp 00000000 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+            "7f02-7f03 r--p 00000000 08:01 2 /tmp/zz/data.bin\n"
+            "7f04-7f05 r-xp 00000000 08:01 3 /tmp/zz/lib.so\n"
+            "7f06-7f07 r-xp 00000000 00:00 0 [vdso]\n")
+    monkeypatch.setattr(_modules, "open", lambda *a, **k: io.StringIO(maps), raising=False)
+    assert _modules.mapped_problems(fingerprint._roots()) == [
+        "/tmp/zz/lib.so is mapped as code from outside the folders the key hashes"]
+
+
+def _startup_check(tmp_path, monkeypatch, line: str) -> list[str]:
+    startup = tmp_path / "site" / "zz.pth"
+    startup.write_text(line + "\n")
+    monkeypatch.setattr(fingerprint, "_startup_files", lambda: [startup])
+    return fingerprint._libraries()[2]
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "program").mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "program"), *sys.path, str(tmp_path / "site")])
+    return tmp_path
+
+
+def test_a_start_up_module_is_hashed_where_it_ran_from(site, monkeypatch):
+    # red team: .pth lines run before the program's folder is put first on sys.path: a harmless decoy there
+    # was hashed in place of the module that ran
+    (site / "site" / "zz_boot.py").write_text("X = 1\n")
+    assert _startup_check(site, monkeypatch, "import zz_boot") == []
+    (site / "program" / "zz_boot.py").write_text("X = 1\n")
+    assert _startup_check(site, monkeypatch, "import zz_boot") == [
+        f"{site / 'site' / 'zz.pth'}: zz_boot, which a start-up line imports, is found elsewhere without the "
+        "first entry of sys.path"]
+
+
+def test_a_standard_library_name_a_start_up_line_imports_must_be_the_standard_librarys(site, monkeypatch):
+    # red team: `import winreg` (absent on Linux) found a plant in site-packages, which then claimed a __file__
+    # in the standard library
+    (site / "site" / "winreg.py").write_text("X = 1\n")
+    assert _startup_check(site, monkeypatch, "import winreg") == [
+        f"{site / 'site' / 'zz.pth'}: winreg, which a start-up line imports, is found at "
+        f"{site / 'site' / 'winreg.py'}, not in the standard library"]
+    assert _startup_check(site, monkeypatch, "import os, sys") == []  # a standard one, a built-in one
+
+
+def test_a_start_up_module_that_imports_more_than_the_standard_library_is_refused(site, monkeypatch):
+    # red team: the hashed start-up module imported an unhashed helper
+    (site / "site" / "zz_boot2.py").write_text("import os\nimport zz_helper\ndef later():\n    import zz_other\n")
+    assert _startup_check(site, monkeypatch, "import zz_boot2") == [
+        f"{site / 'site' / 'zz.pth'}: zz_boot2, which a start-up line imports, imports zz_helper when it runs"]
+
+
+def test_a_sitecustomize_that_ran_but_cannot_be_found_stops_the_caches(monkeypatch):
+    # red team: a sitecustomize on PYTHONPATH that removed its folder from sys.path was hashed as absent
+    import types
+
+    monkeypatch.setitem(sys.modules, "sitecustomize", types.ModuleType("sitecustomize"))
+    monkeypatch.setattr(fingerprint, "_path_spec", lambda name, path=None: None)
+    files = fingerprint._startup_files()
+    assert Path("<sitecustomize is not found on sys.path>") in files
+    assert "<sitecustomize is not found on sys.path> cannot be read" in fingerprint._libraries()[2]

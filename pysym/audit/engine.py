@@ -55,6 +55,7 @@ from pysym.audit.parameters import evaluate_with_parameters
 from pysym.audit.printed import has_printed, printed_in
 from pysym.audit.registry import Job, kind
 from pysym.audit.verdict import VERDICTS, Outcome, Rounding, Verdict, plain_evidence, unmarked
+from pysym.fingerprint import loaded_problems
 
 __all__ = ["Verdict", "evaluate", "evaluate_many", "evaluate_unbudgeted"]
 
@@ -114,7 +115,11 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
         if key is not None and (hit := cache.get(key)) is not None:
             found[i] = ("ok", hit)
     todo = [i for i, f in enumerate(found) if f is None]
-    thunks = [lambda cf=pairs[i][0], claim=pairs[i][1]: _evaluate_counted(cf, claim, statements) for i in todo]
+    check = cache is not None
+    if check and todo:
+        loaded_problems()  # once here, before the workers are forked: what it finds out once is theirs too
+    thunks = [lambda cf=pairs[i][0], claim=pairs[i][1]: _evaluate_counted(cf, claim, statements, check)
+              for i in todo]
     weights = [_weight(pairs[i][1]) for i in todo]
     if thunks and budget is not None:
         preload.numeric()  # once, here, rather than in every worker
@@ -131,18 +136,19 @@ def evaluate_many(pairs: list, statements: dict | None = None, *,
     return [_verdict(cf, claim, status, value, budget) for (cf, claim), (status, value) in zip(pairs, found)]
 
 
-def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None) -> tuple[Outcome, int, bool]:
+def _evaluate_counted(cf: ClaimsFile, claim: Claim, statements: dict | None,
+                      check: bool = True) -> tuple[Outcome, int, bool]:
     """The claim's outcome; how many of its steps a CPU-time limit stopped;
     and whether every module loaded (in the worker that evaluated it: its
     parent does not see what it imports) is code the cache's key names
-    (:func:`pysym.fingerprint.loaded_problems`)."""
-    from pysym.fingerprint import loaded_problems
+    (:func:`pysym.fingerprint.loaded_problems`; with ``check`` false, when
+    nothing will be stored, not looked at and false)."""
     from pysym.numerics import standard
 
     before = steps_stopped()
     with standard():  # whatever precision or switches the process set, every claim computes alike
         outcome = _evaluate(cf, claim, statements)
-    return outcome, steps_stopped() - before, not loaded_problems()
+    return outcome, steps_stopped() - before, check and not loaded_problems()
 
 
 def _weight(claim: Claim) -> float:
