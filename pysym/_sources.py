@@ -158,7 +158,7 @@ class _PackageLoader(ContentStampedLoader):
     def bytecode_path(self, path, source):
         """The package's bytecode is kept in the user's cache, named by the
         SHA-256 of the source it was compiled from, and read only from a file
-        of this user that no one else may write (:func:`_private`): bytecode in
+        of this user that no one else may write (:func:`private`): bytecode in
         the package's ``__pycache__`` could be written by anyone who may write
         there, with the stamp of the untouched source and other code."""
         if sys.pycache_prefix is not None:  # nothing is cached then (pysym.fingerprint); keep Python's choice
@@ -168,12 +168,13 @@ class _PackageLoader(ContentStampedLoader):
             os.path.join(_user_cache(), "bytecode", f"{tag}-{hashlib.sha256(source).hexdigest()}.pyc")
 
     def read_bytecode(self, path):
-        if not _private(path):
+        if not private(path):
             raise OSError(f"{path} is not a private file of this user")
         with open(path, "rb") as fh:
             return fh.read()
 
     def write_bytecode(self, path, data):
+        # as pysym.paths.write_atomic(private=True), which the loader cannot import while it loads the package
         folder = os.path.dirname(path)
         os.makedirs(folder, mode=0o700, exist_ok=True)
         temporary = f"{path}.{os.getpid()}.tmp"
@@ -200,8 +201,10 @@ def _user_cache() -> str:
                         "moe-theory")
 
 
-def _private(path: str) -> bool:
-    """A regular file of this user that no one else may write (as :func:`pysym.fingerprint.private_file`)."""
+def private(path: str) -> bool:
+    """Whether ``path`` is a regular file of this user that no one else may
+    write (:func:`pysym.fingerprint.private_file` says why; here, because the
+    package's loader cannot import other modules of the package)."""
     import stat
 
     if not hasattr(os, "getuid"):

@@ -387,16 +387,11 @@ def private_file(path: Path) -> bool:
     write: only then is a cached result read from it (another local user who
     could write a cache entry could plant a verdict, or code in a pickle; one
     who may write the folder can only replace an entry by a file of their own).
-    The caches write their entries with mode 0600."""
-    import stat
+    The caches write their entries with mode 0600.  (The package's loader
+    reads its bytecode by the same rule: :func:`pysym._sources.private`.)"""
+    from pysym import _sources
 
-    if not hasattr(os, "getuid"):
-        return True
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+    return _sources.private(os.fspath(path))
 
 
 class ResultCache:
