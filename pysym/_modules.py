@@ -36,11 +36,12 @@ import functools
 import os
 import sys
 
+from pysym._startup import STDLIB_NAMES
+
 __all__ = ["problems", "import_problems", "mapped_problems", "renderer_folders", "classify", "STDLIB"]
 
 STDLIB = os.path.dirname(os.path.realpath(os.__file__))
 _SITE_FOLDERS = ("site-packages", "dist-packages")
-_STDLIB_NAMES = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,7 +75,7 @@ def problems(roots: tuple[str, ...], owned: tuple[str, ...]) -> list[str]:
         top = name.partition(".")[0]
         if top in owned and where != "covered":
             found.append(f"{name} was loaded from {file}, outside the folders the key hashes")
-        elif top in _STDLIB_NAMES and top not in owned and where != "interpreter":
+        elif top in STDLIB_NAMES and top not in owned and where != "interpreter":
             found.append(f"{name} was loaded from {file}, not from the standard library ({STDLIB})")
     return sorted(found)
 
@@ -154,7 +155,7 @@ def import_problems(roots: tuple[str, ...], owned: tuple[str, ...]) -> list[str]
             if where != "covered":
                 found.append(f"{name} was found at {origin}, outside the folders the key hashes")
             continue
-        if top in _STDLIB_NAMES:
+        if top in STDLIB_NAMES:
             if where != "interpreter":
                 found.append(f"{name} was found at {origin}, not in the standard library ({STDLIB})")
             continue
