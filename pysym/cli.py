@@ -368,8 +368,10 @@ def _cmd_info(args) -> int:
 
 
 def _statements_for(args, ws, result=None, *, rerun: bool | None = None) -> dict[str, str]:
-    """The Lean statements, after a (cached) check; a failing check is an error."""
-    from pysym.lean.statements import write_statements
+    """The Lean statements, after a (cached) check; a failing check is an
+    error, and a statement whose meaning failed its check is the refusal the
+    parser reports (:func:`pysym.lean.statements.usable_statements`)."""
+    from pysym.lean.statements import usable_statements, write_statements
 
     result = result or _run_check(args, ws, rerun=rerun)
     if not result.ok:
@@ -377,7 +379,7 @@ def _statements_for(args, ws, result=None, *, rerun: bool | None = None) -> dict
         raise UserError("the Lean check failed, so nothing can start from its statements; fix the problems "
                         "above (`moe-theory lean check`)", exit_code=1)
     write_statements(result, ws.build)
-    return {name: info["statement"] for name, info in result.statements.items()}
+    return usable_statements(result)
 
 
 def _library(root: Path, result):

@@ -139,7 +139,39 @@ theorem two_choose_le (n k : Nat) : 2 * MoeTheory.choose n k ≤ 2 * n ^ k := by
   omega
 
 end MyPaper
+
+/-! Statements that print as `∀ (n : Nat), n + 1 ≤ n` (or `5 = 0`) but are proved about something else:
+the check of what statements mean (`pysym.lean.meaning`) must refuse each one (`tests/test_meaning.py`). -/
+namespace Spoof
+
+section
+local instance evilLE : LE Nat := ⟨fun _ _ => True⟩
+theorem by_local_instance : ∀ (n : Nat), n + 1 ≤ n := fun _ => trivial
+end
+
+theorem by_inline_instance : ∀ (n : Nat), @LE.le Nat ⟨fun _ _ => True⟩ (n + 1) n := fun _ => trivial
+
+def Alias : Type := LE Nat
+def viaAlias : Alias := ⟨fun _ _ => True⟩
+theorem by_alias : ∀ (n : Nat), @LE.le Nat viaAlias (n + 1) n := fun _ => trivial
+
+def pair : LE Nat × Nat := (⟨fun _ _ => True⟩, 0)
+theorem by_pair : ∀ (n : Nat), @LE.le Nat pair.1 (n + 1) n := fun _ => trivial
+
+structure Box where
+  val : LE Nat
+def box : Box := ⟨⟨fun _ _ => True⟩⟩
+theorem by_box : ∀ (n : Nat), @LE.le Nat box.val (n + 1) n := fun _ => trivial
+
+theorem by_numeral : (@OfNat.ofNat Nat 5 ⟨0⟩ : Nat) = 0 := rfl
+
+theorem honest : ∀ (n : Nat), n ≤ n + 1 := fun n => Nat.le_succ n
+
+end Spoof
 """
+
+SPOOFS = ("Spoof.by_local_instance", "Spoof.by_inline_instance", "Spoof.by_alias", "Spoof.by_pair", "Spoof.by_box",
+          "Spoof.by_numeral")
 
 
 @pytest.fixture(scope="session")

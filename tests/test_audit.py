@@ -130,13 +130,17 @@ def test_unproved_agreement_is_inconclusive_not_holds(tmp_path):
 
 @pytest.mark.lean
 def test_premise_holds_and_fails(real_check, tmp_path):
+    from pysym.lean.statements import usable_statements
+
     result, _ = real_check
-    statements = {n: i["statement"] for n, i in result.statements.items()}
+    statements = usable_statements(result)
     path = toy(tmp_path, claim("ok", "premise", theorem='"MoeTheory.choose_le_pow"',
                                statement='"binomial(n, j) <= n**j"', bind='{ k = "j" }')
                + claim("wrong", "premise", theorem='"MoeTheory.choose_le_pow"',
-                       statement='"binomial(n, j) <= j**n"', bind='{ k = "j" }'))
-    assert verdict_of(path, statements) == {"ok": "holds", "wrong": "fails"}
+                       statement='"binomial(n, j) <= j**n"', bind='{ k = "j" }')
+               # proved under a local `LE Nat` instance: prints as this false fact, is refused (tests/test_meaning.py)
+               + claim("spoof", "premise", theorem='"Spoof.by_local_instance"', statement='"n + 1 <= n"'))
+    assert verdict_of(path, statements) == {"ok": "holds", "wrong": "fails", "spoof": "inconclusive"}
 
 
 # --------------------------------------------------------------------------- bad input

@@ -18,7 +18,9 @@ __all__ = ["load_statements", "run", "select"]
 
 
 def load_statements(build_dir: Path) -> dict[str, str]:
-    """``{theorem: statement}`` from ``build/lean/statements.json``."""
+    """``{theorem: statement}`` from ``build/lean/statements.json``; a
+    statement whose meaning failed its check is replaced by the refusal the
+    parser reports (:func:`pysym.lean.meaning.usable_statement`)."""
     path = Path(build_dir) / "lean" / "statements.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -26,7 +28,9 @@ def load_statements(build_dir: Path) -> dict[str, str]:
         raise UserError(f"{path} is missing: run `moe-theory lean check` first") from None
     except ValueError as exc:
         raise UserError(f"{path}: not valid JSON ({exc}); re-run `moe-theory lean check`") from None
-    return {name: info["statement"] for name, info in data.get("statements", {}).items()}
+    from pysym.lean.meaning import usable_statement
+
+    return {name: usable_statement(info) for name, info in data.get("statements", {}).items()}
 
 
 def select(names: list[str] | None) -> list[str]:

@@ -13,7 +13,7 @@ What is accepted:
   inductive class opaque``, with modifiers ``private protected
   noncomputable partial nonrec local scoped``, attributes and doc
   comments), ``namespace section end open variable universe mutual
-  attribute set_option deriving omit include export`` and ``#check``;
+  attribute set_option deriving omit include`` and ``#check``;
 * options (``set_option`` anywhere, in any spelling, and the lakefile's
   ``leanOptions``): :data:`ALLOWED_OPTIONS`, values ``true``, ``false`` or a
   number;
@@ -86,7 +86,7 @@ DECLARATION_KEYWORDS = frozenset({"theorem", "def", "abbrev", "instance", "examp
                                   "inductive", "class", "opaque"})
 MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "nonrec", "local", "scoped"})
 SCOPE_COMMANDS = frozenset({"namespace", "section", "end", "open", "variable", "universe", "mutual",
-                            "attribute", "set_option", "deriving", "omit", "include", "export"})
+                            "attribute", "set_option", "deriving", "omit", "include"})
 ALLOWED_COMMANDS = DECLARATION_KEYWORDS | MODIFIERS | SCOPE_COMMANDS
 ALLOWED_HASH = frozenset({"#check"})
 # words that may begin a line at column 0 inside a command
@@ -102,7 +102,7 @@ ALLOWED_ATTRIBUTES = frozenset({
     "simp", "reducible", "irreducible", "semireducible", "instance", "inline", "noinline", "specialize",
     "grind", "ext", "default_instance", "induction_eliminator", "cases_eliminator", "elab_as_elim",
     "match_pattern", "refl", "symm", "trans", "congr", "norm_cast", "push_cast", "expose", "deprecated",
-    "coe", "pp_nodot", "simp_arith",
+    "pp_nodot", "simp_arith",
 })
 
 _META = "runs meta code, which can add declarations the kernel never checked"
@@ -128,6 +128,7 @@ KNOWN_COMMANDS: dict[str, str] = {
     "notation": _SYNTAX, "infix": _SYNTAX, "infixl": _SYNTAX, "infixr": _SYNTAX, "prefix": _SYNTAX,
     "postfix": _SYNTAX, "declare_syntax_cat": _SYNTAX, "binder_predicate": _SYNTAX, "unif_hint": _SYNTAX,
     "grind_pattern": _SYNTAX, "add_decl_doc": _SYNTAX, "recommended_spelling": _SYNTAX,
+    "export": "adds aliases, which change how names print in the statements the symbolic layer reads",
     "init_quot": "adds the quotient axioms by fiat", "seal": _SYNTAX, "unseal": _SYNTAX,
 }
 _HASH_REASONS = {

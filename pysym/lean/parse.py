@@ -315,8 +315,22 @@ class _Parser:
         raise LeanParseError(f"unexpected `{tok[1] or 'end of statement'}`")
 
 
-def parse_statement(text: str, types: dict[str, str] | None = None) -> Statement:
-    """Parse the statement part of ``#check`` output (after ``name : ``)."""
+def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tuple[str, ...] = ()) -> Statement:
+    """Parse the statement part of ``#check`` output (after ``name : ``).
+    The functions named in ``opaque`` are read as unknown functions, not by
+    their meaning in :data:`FUNCTIONS`.  A statement whose meaning failed its
+    check on the compiled term (:func:`pysym.lean.meaning.usable_statement`)
+    is refused with the reasons:
+
+    >>> parse_statement("⊘ not trusted: it uses `LE.mk`")
+    Traceback (most recent call last):
+    ...
+    pysym.lean.parse.LeanParseError: Lean's statement is not trusted to mean what it prints: it uses `LE.mk`
+    """
+    from pysym.lean.meaning import REFUSED
+
+    if text.startswith(REFUSED):
+        raise LeanParseError("Lean's statement is not trusted to mean what it prints: " + text[len(REFUSED):])
     parser = _Parser(_tokenize(text))
     ast = parser.term()
     if parser.peek()[0] != "eof":
@@ -334,7 +348,7 @@ def parse_statement(text: str, types: dict[str, str] | None = None) -> Statement
             node = node[3]
         else:
             break
-    conv = _Converter(st.binders | (types or {}))
+    conv = _Converter(st.binders | (types or {}), {k: v for k, v in FUNCTIONS.items() if k not in opaque})
     st.hypotheses = [conv.prop(h) for h in st.hypotheses]
     st.conclusion = conv.prop(node)
     st.symbols = conv.symbols
@@ -342,8 +356,9 @@ def parse_statement(text: str, types: dict[str, str] | None = None) -> Statement
 
 
 class _Converter:
-    def __init__(self, binders: dict[str, str]):
+    def __init__(self, binders: dict[str, str], functions: dict | None = None):
         self.binders = binders
+        self.functions = FUNCTIONS if functions is None else functions
         self.symbols: dict[str, sp.Symbol] = {}
 
     def symbol(self, name: str) -> sp.Symbol:
@@ -372,7 +387,7 @@ class _Converter:
             return a if a == b else ("Rat" if "Rat" in (a, b) else "?")
         if node[0] == "app":
             head = node[1][1] if node[1][0] == "var" else ""
-            if head in FUNCTIONS or head.endswith(".length"):
+            if head in self.functions or head.endswith(".length"):
                 return "Nat"
         return "?"
 
@@ -441,9 +456,9 @@ class _Converter:
             args = [self.term(a) for a in node[2]]
             if head[0] == "var":
                 name = head[1]
-                if name in FUNCTIONS:
+                if name in self.functions:
                     try:
-                        return FUNCTIONS[name](*args)
+                        return self.functions[name](*args)
                     except TypeError:  # partial application, e.g. `List.map (choose n)`
                         return opaque(node)
                 if "." in name and name.split(".")[0] in self.binders:

@@ -8,6 +8,8 @@ source text:
   ``Classical.choice`` and ``Quot.sound`` is a problem;
 * :func:`declaration_uses` -- which declarations of the library each one
   uses (:mod:`pysym.lean.uses`), for the blueprint and for
+* :func:`statement_meanings` -- whether each theorem's printed statement
+  means what it says (:mod:`pysym.lean.meaning`);
 * :func:`visibility_problems` -- a combined file lets a module see every
   module before it, but ``lake build`` lets it see only what it imports and
   never another module's ``private`` declarations.  A declaration whose
@@ -32,7 +34,11 @@ from typing import Mapping
 
 from pysym.lean.source import Problem
 
-__all__ = ["audit_axioms", "declaration_uses", "visibility_problems", "name_clashes"]
+__all__ = ["audit_axioms", "declaration_uses", "visibility_problems", "name_clashes", "statement_meanings",
+           "NOT_READ"]
+
+NOT_READ = ("what Lean compiled was not read (Lean failed, or the toolchain's .olean files cannot be read), so "
+            "whether the printed statement means what it says was not checked")
 
 
 def audit_axioms(oleans: Mapping[str, Path], lib: Path, where: Mapping[str, tuple]):
@@ -62,6 +68,23 @@ def _owner(name: str, where: Mapping[str, tuple]) -> str:
     while name not in where and "." in name:
         name = name.rsplit(".", 1)[0]
     return name
+
+
+def statement_meanings(oleans: list[Path], statements: Mapping[str, dict]) -> dict[str, list[str]]:
+    """``{theorem: problems}``: whether each printed statement means what it
+    says, judged on its type in the ``.olean`` files (:mod:`pysym.lean.meaning`)."""
+    from pysym.lean.compacted import OleanError
+    from pysym.lean.meaning import statement_problems
+    from pysym.lean.olean import read_olean
+
+    constants: dict = {}
+    try:
+        for path in oleans:
+            constants.update(read_olean(Path(path), level="private").constants)
+    except (OleanError, OSError) as exc:
+        return {n: [f"cannot read what Lean wrote ({exc}), so whether the printed statement means what it says "
+                    "was not checked"] for n in statements}
+    return statement_problems(list(statements), constants, {n: i["statement"] for n, i in statements.items()})
 
 
 def declaration_uses(oleans: list[Path], declared: set[str]) -> dict[str, list[str]]:

@@ -18,7 +18,7 @@ from pysym.errors import ToolchainError
 from pysym.lean.axioms import STANDARD_AXIOMS
 from pysym.lean.combined import Combined, classify, combine, parse_messages
 from pysym.lean.process import run_lean_process
-from pysym.lean.produced import audit_axioms, declaration_uses, name_clashes
+from pysym.lean.produced import NOT_READ, audit_axioms, declaration_uses, name_clashes, statement_meanings
 from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
@@ -123,6 +123,11 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
                                                   set(tree.where)).items() if d in declared}
         if audit and len(audit) > 1:
             problems.extend(name_clashes(audit, tree.where))
+        meanings = statement_meanings(list((audit or {olean.stem: olean}).values()), statements)
+    else:
+        meanings = {n: [NOT_READ] for n in statements}
+    for name, info in statements.items():
+        info["meaning"] = meanings.get(name, [NOT_READ])
     return {
         "ok": code == 0 and not problems,
         "problems": [p.__dict__ for p in sorted(set(problems))],

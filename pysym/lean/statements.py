@@ -33,7 +33,8 @@ from pysym.lean.exports import EXPORTS
 from pysym.paths import build_dir, write_atomic
 from pysym.progress import Progress
 
-__all__ = ["resolve_names", "extract_statements", "write_statements", "missing_exports"]
+__all__ = ["resolve_names", "extract_statements", "write_statements", "entries", "usable_statements",
+           "missing_exports"]
 
 
 def resolve_names(names: list[str], known: list[str]) -> list[str]:
@@ -68,19 +69,52 @@ AXIOMS_NOTE = (
 )
 
 
+MEANING_NOTE = (
+    "`meaning` lists why a printed statement may not mean what it says, judged on its type in the .olean files "
+    "(pysym.lean.meaning): a non-standard instance, an unknown core constant, a cast that is not one, a function "
+    "given a meaning the project does not prove. A statement with a non-empty `meaning` is refused as a premise."
+)
+
+
 def missing_exports(result: CheckResult) -> list[str]:
     return [n for n in EXPORTS if n not in result.statements]
 
 
+def entries(result: CheckResult) -> dict[str, dict]:
+    """The entries of ``statements.json`` for ``result``: each theorem's statement, module, position, axioms,
+    whether it is exported, and ``meaning``: the problems of its compiled type, and the functions it prints that
+    the project does not pin down (:func:`pysym.lean.meaning.pin_problems`)."""
+    from pysym.lean.meaning import pin_problems
+    from pysym.lean.produced import NOT_READ
+
+    statements = {name: dict(info, exported=name in EXPORTS, axioms=result.axioms.get(name),
+                             meaning=list(info.get("meaning", [NOT_READ])))
+                  for name, info in sorted(result.statements.items())}
+    for name, problems in pin_problems(statements).items():
+        statements[name]["meaning"] = sorted(set(statements[name]["meaning"]) | set(problems))
+    return statements
+
+
+def usable_statements(result: CheckResult) -> dict[str, str]:
+    """``{theorem: statement}`` for what starts from Lean (derivations, ``premise`` claims): each statement as
+    printed, or, when its meaning failed its check, the refusal the parser reports
+    (:func:`pysym.lean.meaning.usable_statement`)."""
+    from pysym.lean.meaning import usable_statement
+
+    return {name: usable_statement(info) for name, info in entries(result).items()}
+
+
 def write_statements(result: CheckResult, build: Path) -> Path:
-    """Write every theorem's statement to ``build/lean/statements.json``."""
+    """Write every theorem's statement to ``build/lean/statements.json``,
+    with its axioms and the problems of its meaning (``meaning``: the
+    compiled type's, and the functions it prints that the project does not
+    pin down: :func:`pysym.lean.meaning.pin_problems`)."""
+    statements = entries(result)
     data = {
         "toolchain": result.toolchain,
         "axioms_note": AXIOMS_NOTE,
-        "statements": {
-            name: dict(info, exported=name in EXPORTS, axioms=result.axioms.get(name))
-            for name, info in sorted(result.statements.items())
-        },
+        "meaning_note": MEANING_NOTE,
+        "statements": statements,
     }
     path = build / "lean" / "statements.json"
     write_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
@@ -96,7 +130,8 @@ def extract_statements(
     build: Path | None = None,
 ) -> dict[str, str]:
     """``{full name: elaborated statement}`` for ``names`` (default: the
-    exported theorems), checking the tree first (cached)."""
+    exported theorems), checking the tree first (cached); a statement whose
+    meaning failed its check is the refusal the parser reports."""
     build = build or build_dir(root)
     if result is None:
         result = check_project(root, progress=progress, build=build)
@@ -105,4 +140,5 @@ def extract_statements(
                         "run `moe-theory lean check` and fix the problems it lists", exit_code=1)
     write_statements(result, build)
     wanted = resolve_names(list(names) if names else list(EXPORTS), sorted(result.statements))
-    return {n: result.statements[n]["statement"] for n in wanted}
+    found = usable_statements(result)
+    return {n: found[n] for n in wanted}

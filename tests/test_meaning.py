@@ -1,0 +1,209 @@
+"""A printed statement is trusted only if its compiled type means what the text says (pysym.lean.meaning).
+
+The Lean-backed test reads the spoofs of ``conftest.USER_LEMMA`` (checked with the session's ``real_check``,
+no Lean run of its own): each prints exactly like a false fact about the naturals and is proved about something
+else.  The rest builds compiled types by hand, one rule at a time, each with an input that breaks it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy as sp
+from conftest import SPOOFS
+
+from pysym.derive import Derivation, Premise, Var
+from pysym.lean.gate import scan
+from pysym.lean.meaning import (PINS, REFUSED, STANDARD, constant_problems, pin_problems, type_problems,
+                                usable_statement)
+from pysym.lean.parse import LeanParseError, parse_statement
+from pysym.lean.terms import App, BVar, Const, ConstantInfo, ForallE, Lit, Name, Proj, Sort, Succ, Zero
+
+
+def const(name):
+    return Const(Name.of(name), ())
+
+
+def app(f, *args):
+    e = const(f) if isinstance(f, str) else f
+    for a in args:
+        e = App(e, const(a) if isinstance(a, str) else a)
+    return e
+
+
+NAT = const("Nat")
+PROP, TYPE = Sort(Zero()), Sort(Succ(Zero()))
+
+
+def num(n):
+    return app("OfNat.ofNat", NAT, Lit(n), app("instOfNatNat", Lit(n)))
+
+
+def le(inst, a, b):
+    return app("LE.le", NAT, inst, a, b)
+
+
+def project(**types):
+    """Project constants ``{real name: ConstantInfo}`` from ``name=(kind, type[, value])``."""
+    out = {}
+    for name, spec in types.items():
+        kind, ty, *value = spec
+        out[Name.of(name.replace("__", "."))] = ConstantInfo(kind, Name.of(name.replace("__", ".")), (), {},
+                                                              ty, value[0] if value else None)
+    return out
+
+
+# --------------------------------------------------------------------------- with Lean (the shared check)
+
+
+@pytest.mark.lean
+def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
+    from pysym.lean.statements import entries, usable_statements
+
+    result, _ = real_check
+    found = entries(result)
+    assert found["Spoof.honest"]["meaning"] == [], found["Spoof.honest"]
+    for name in SPOOFS:  # the text alone cannot tell them from a (false) fact about the naturals
+        assert found[name]["statement"] in ("∀ (n : Nat), n + 1 ≤ n", "OfNat.ofNat 5 = 0"), found[name]
+        assert found[name]["meaning"], name
+    assert "`Spoof.evilLE` uses `LE`" in " ".join(found["Spoof.by_local_instance"]["meaning"])
+    assert "`LE.mk`" in " ".join(found["Spoof.by_inline_instance"]["meaning"])
+    # every statement of the library and the user's honest lemma are trusted
+    assert not {n: i["meaning"] for n, i in found.items() if not n.startswith("Spoof.") and i["meaning"]}
+
+    statements = usable_statements(result)
+    n = Var("n", 0, 50, integer=True)
+    for name in SPOOFS[:-1]:
+        d = Derivation("d", "t", vars=[n], steps=[Premise("p", name, n.symbol + 1 <= n.symbol, bind={"n": n.symbol})],
+                       conclusion="p")
+        r = d.verify(statements).result("p")
+        assert not r.ok and "not trusted to mean what it prints" in r.detail, (name, r.detail)
+    n, k = Var("n", 50, 60, integer=True), Var("k", 1, 40, integer=True)  # the same statements verify a premise on a trusted theorem
+    d = Derivation("d", "t", vars=[n, k], steps=[Premise("p", "MoeTheory.choose_le_pow",
+                                                         sp.binomial(n.symbol, k.symbol) <= n.symbol ** k.symbol,
+                                                         bind={"n": n.symbol, "k": k.symbol})], conclusion="p")
+    r = d.verify(statements).result("p")
+    assert r.ok, r.detail
+
+
+# --------------------------------------------------------------------------- each rule, by hand
+
+
+def test_standard_instances_pass_and_no_class_type_or_constructor_is_standard():
+    assert type_problems(le(const("instLENat"), num(5), num(7)), {}, "5 ≤ 7") == []
+    for name in ("LE", "LT", "HAdd", "HPow", "OfNat", "NatCast", "Zero", "LE.mk", "OfNat.mk", "Nat.rec", "id"):
+        assert name not in STANDARD
+        assert type_problems(le(app(name, NAT), num(5), num(7)), {}, "5 ≤ 7"), name
+
+
+def test_a_project_instance_or_anything_returning_one_is_refused():
+    evil = project(E__inst=("defn", app("LE", NAT)),
+                   E__mk=("defn", ForallE(Name.of("u"), NAT, app("LE", NAT), "default")),
+                   E__pair=("defn", app("Prod", app("LE", NAT), NAT)),
+                   E__pick=("defn", ForallE(Name.of("α"), TYPE, BVar(0), "implicit")),
+                   E__Box__rec=("rec", ForallE(Name.of("m"), TYPE, BVar(0), "implicit")),
+                   E__Alias=("defn", TYPE, app("LE", NAT)),
+                   E__viaAlias=("defn", const("E.Alias")),
+                   E__count=("defn", ForallE(Name.of("x"), NAT, NAT, "default")),
+                   E__Pred=("defn", ForallE(Name.of("x"), NAT, PROP, "default")),
+                   E__Box=("induct", TYPE))
+    for name in ("E.inst", "E.mk", "E.pair", "E.pick", "E.Box.rec", "E.Alias", "E.viaAlias"):
+        assert constant_problems(Name.of(name), evil), name
+    for name in ("E.count", "E.Pred", "E.Box"):
+        assert constant_problems(Name.of(name), evil) == [], name
+    assert type_problems(le(const("E.inst"), num(5), num(7)), evil, "5 ≤ 7")
+    assert type_problems(le(const("instLENat"), app("E.count", num(5)), num(7)), evil, "E.count 5 ≤ 7") == []
+
+
+def test_a_raw_projection_is_refused():
+    inst = Proj(Name.of("E.Box"), 0, const("E.box"))
+    evil = project(E__box=("defn", const("E.Box")), E__Box=("induct", TYPE))
+    assert any("proj" in p for p in type_problems(le(inst, num(5), num(7)), evil, "5 ≤ 7"))
+
+
+def test_every_coercion_arrow_must_be_a_standard_cast():
+    cast = app("Nat.cast", const("Rat"), const("Rat.instNatCast"), num(5))
+    rat_le = app("LE.le", const("Rat"), const("Rat.instLE"), cast, cast)
+    assert type_problems(rat_le, {}, "↑5 ≤ ↑5") == []
+    assert type_problems(rat_le, {}, "↑5 ≤ ↑↑5")  # one arrow more than casts: a function tagged @[coe]
+    assert type_problems(rat_le, {}, "5 ≤ ↑5")
+
+
+def test_a_function_with_a_meaning_must_be_in_the_term():
+    evil = project(E__choose=("defn", ForallE(Name.of("x"), NAT, NAT, "default")))
+    e = le(const("instLENat"), app("E.choose", num(5)), num(7))
+    assert any("`MoeTheory.choose`" in p for p in type_problems(e, evil, "MoeTheory.choose 5 ≤ 7"))
+    assert type_problems(e, evil, "E.choose 5 ≤ 7") == []
+
+
+def test_pins_name_the_equations_the_project_does_not_prove():
+    pins = {"a": "∀ (n : Nat), MoeTheory.choose n 0 = 1", "b": "∀ (k : Nat), MoeTheory.choose 0 (k + 1) = 0",
+            "c": "∀ (n k : Nat), MoeTheory.choose (n + 1) (k + 1) = MoeTheory.choose n k + MoeTheory.choose n (k + 1)",
+            "use": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"}
+    entries = {name: {"statement": text, "meaning": []} for name, text in pins.items()}
+    assert pin_problems(entries)["use"] == []
+    for gone in ("a", "b", "c"):  # each equation is needed; a statement of it that is itself untrusted does not count
+        for replace in (None, {"statement": pins[gone], "meaning": ["untrusted"]},
+                        {"statement": pins[gone].replace("= 1", "= 2").replace("= 0", "= 1").replace(" + M", " * M"),
+                         "meaning": []}):
+            trimmed = {k: v for k, v in entries.items() if k != gone}
+            if replace:
+                trimmed[gone] = replace
+            found = pin_problems(trimmed)["use"]
+            assert found and "does not prove that `MoeTheory.choose` is binomial" in found[0], (gone, replace)
+    # binder names and the sides of an equation are free
+    renamed = dict(entries, c={"statement": "∀ (a b : Nat), MoeTheory.choose a b + MoeTheory.choose a (b + 1) = "
+                                            "MoeTheory.choose (a + 1) (b + 1)", "meaning": []})
+    assert pin_problems(renamed)["use"] == []
+    assert set(PINS) == {"binomial", "factorial"}
+
+
+def test_a_refused_or_unchecked_statement_is_a_parse_error_with_the_reasons():
+    assert usable_statement({"statement": "5 ≤ 7", "meaning": []}) == "5 ≤ 7"
+    refused = usable_statement({"statement": "5 ≤ 7", "meaning": ["it uses `LE.mk`"]})
+    assert refused.startswith(REFUSED)
+    with pytest.raises(LeanParseError, match="not trusted to mean what it prints: it uses `LE.mk`"):
+        parse_statement(refused)
+    with pytest.raises(LeanParseError, match="older than this version"):
+        parse_statement(usable_statement({"statement": "5 ≤ 7"}))
+
+
+def test_load_statements_refuses_what_the_check_did_not_trust(tmp_path):
+    from pysym.derive.run import load_statements
+
+    (tmp_path / "lean").mkdir()
+    (tmp_path / "lean" / "statements.json").write_text(json.dumps({"statements": {
+        "A.ok": {"statement": "∀ (n : Nat), n ≤ n + 1", "meaning": []},
+        "A.bad": {"statement": "∀ (n : Nat), n + 1 ≤ n", "meaning": ["the result type of `A.evil` uses `LE`"]},
+        "A.old": {"statement": "∀ (n : Nat), n + 1 ≤ n"}}}))
+    found = load_statements(tmp_path)
+    assert found["A.ok"] == "∀ (n : Nat), n ≤ n + 1"
+    assert found["A.bad"].startswith(REFUSED) and found["A.old"].startswith(REFUSED)
+
+
+def test_the_gate_refuses_what_changes_how_statements_print():
+    text = "def f (n : Nat) : Nat := n\nattribute [coe] f\n@[coe] def g (n : Nat) : Nat := n\nexport Nat (succ)\n"
+    problems = [str(p) for p in scan(text).problems]
+    assert any("attribute `coe` is not accepted" in p and ":2:" in p for p in problems), problems
+    assert any("attribute `coe` is not accepted" in p and ":3:" in p for p in problems), problems
+    assert any("`export` is not accepted" in p for p in problems), problems
+
+
+def test_the_commands_start_only_from_trusted_statements(tmp_path, monkeypatch):
+    """`derive`, `audit` and `all` take their statements from `_statements_for`: a statement the check did not
+    trust reaches them as the refusal, and statements.json records why."""
+    from types import SimpleNamespace
+
+    import pysym.cli as cli
+    from pysym.lean.check import CheckResult
+
+    result = CheckResult(ok=True, modules=["A"], declarations=2, theorems=2, problems=[], warnings=[],
+                         statements={"A.ok": {"statement": "∀ (n : Nat), n ≤ n + 1", "meaning": []},
+                                     "A.bad": {"statement": "∀ (n : Nat), n + 1 ≤ n",
+                                               "meaning": ["the result type of `A.evil` uses `LE`"]}},
+                         toolchain="t", seconds=0.0)
+    found = cli._statements_for(SimpleNamespace(), SimpleNamespace(build=tmp_path), result)
+    assert found["A.ok"] == "∀ (n : Nat), n ≤ n + 1"
+    assert found["A.bad"] == REFUSED + "the result type of `A.evil` uses `LE`"
+    written = json.loads((tmp_path / "lean" / "statements.json").read_text())["statements"]
+    assert written["A.bad"]["meaning"] == ["the result type of `A.evil` uses `LE`"] and written["A.ok"]["meaning"] == []
