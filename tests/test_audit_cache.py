@@ -338,10 +338,15 @@ def test_no_cache_of_the_audit_reevaluates_the_claims_but_keeps_the_lean_checks_
     def fake_check(root, *, use_cache=True, **kwargs):
         with asked.open("a") as f:
             f.write(f"use_cache={use_cache}\n")
-        statement = {"statement": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k", "module": "MoeTheory.Choose",
-                     "path": "MoeTheory/Choose.lean"}
-        return CheckResult(True, ["MoeTheory.Choose"], 0, 1, [], [], {"MoeTheory.choose_le_pow": statement}, "fake",
-                           0.0, cached=use_cache)
+        # trusted statements (`meaning` empty), with the equations that pin `MoeTheory.choose` to the binomial
+        statements = {name: {"statement": text, "module": "MoeTheory.Choose", "path": "MoeTheory/Choose.lean",
+                             "meaning": []} for name, text in (
+            ("MoeTheory.choose_le_pow", "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"),
+            ("MoeTheory.choose_zero_right", "∀ (n : Nat), MoeTheory.choose n 0 = 1"),
+            ("MoeTheory.choose_zero_succ", "∀ (k : Nat), MoeTheory.choose 0 (k + 1) = 0"),
+            ("MoeTheory.choose_succ_succ", "∀ (n k : Nat), MoeTheory.choose (n + 1) (k + 1) = "
+                                           "MoeTheory.choose n k + MoeTheory.choose n (k + 1)"))}
+        return CheckResult(True, ["MoeTheory.Choose"], 0, 4, [], [], statements, "fake", 0.0, cached=use_cache)
 
     monkeypatch.setattr(check_module, "check_project", fake_check)
     monkeypatch.setattr("pysym.lean.statements.missing_exports", lambda result: [])
