@@ -207,3 +207,13 @@ def test_the_commands_start_only_from_trusted_statements(tmp_path, monkeypatch):
     assert found["A.bad"] == REFUSED + "the result type of `A.evil` uses `LE`"
     written = json.loads((tmp_path / "lean" / "statements.json").read_text())["statements"]
     assert written["A.bad"]["meaning"] == ["the result type of `A.evil` uses `LE`"] and written["A.ok"]["meaning"] == []
+
+
+def test_truncating_nat_subtraction_is_refused_on_the_term_and_in_the_text():
+    # `xs.length - m + m ≥ m` is true in Lean (truncated) and would read as `length(xs) >= m`
+    sub = app("HSub.hSub", NAT, NAT, NAT, app("instHSub", NAT, "instSubNat"), app("E.count", num(5)), num(7))
+    evil = project(E__count=("defn", ForallE(Name.of("x"), NAT, NAT, "default")))
+    assert any("`instSubNat`" in p for p in type_problems(le(const("instLENat"), sub, num(7)), evil,
+                                                           "E.count 5 - 7 ≤ 7"))
+    with pytest.raises(LeanParseError, match="truncated Nat subtraction"):
+        parse_statement("∀ (xs : List Nat) (m : Nat), xs.length - m + m ≥ m")

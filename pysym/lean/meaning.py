@@ -68,7 +68,8 @@ __all__ = ["STANDARD", "CASTS", "PINS", "type_problems", "constant_problems", "p
 # with exactly their standard instances; decidability (its instances carry proofs, so any one means the same).
 # Deliberately absent: every class type (LE, LT, HAdd, OfNat, NatCast, Zero, ...), every structure constructor
 # (LE.mk ...), every recursor and eliminator, generic combinators that could carry a project value into an
-# instance position.
+# instance position; and Nat's subtraction and division (instSubNat, instDivNat): they truncate, and SymPy's
+# `-` and `/` do not (`xs.length - m + m ≥ m` is true in Lean and reads as `length(xs) >= m`).
 STANDARD = frozenset("""
 Nat Int Rat Bool Prop List Option Prod Subtype Unit PUnit
 True False And Or Not Iff Eq Ne Exists
@@ -80,7 +81,7 @@ Rat.instDecidableLt Rat.instDecidableLe Option.instDecidableEq List.decidableBEx
 instBEqOfDecidableEq Nat.instLawfulBEq
 ite
 LE.le LT.lt GE.ge GT.gt HAdd.hAdd HSub.hSub HMul.hMul HDiv.hDiv HPow.hPow OfNat.ofNat
-instLENat instLTNat instHAdd instHSub instHMul instHDiv instHPow instAddNat instSubNat instMulNat instDivNat
+instLENat instLTNat instHAdd instHSub instHMul instHDiv instHPow instAddNat instMulNat
 instPowNat instNatPowNat instOfNatNat instMinNat
 Rat.instLE Rat.instLT Rat.instAdd Rat.instSub Rat.instMul Rat.instDiv Rat.instOfNat Rat.instNatCast
 Zero.ofOfNat0 Zero.toOfNat0

@@ -377,6 +377,8 @@ class _Converter:
     def kind_of(self, node) -> str:
         """'Nat' when a subterm is Nat-valued (to refuse truncating ops)."""
         if node[0] == "var":
+            if node[1].endswith(".length"):  # `xs.length`
+                return "Nat"
             return NUMERIC_TYPES.get((self.binders.get(node[1]) or "").strip(), "?")
         if node[0] == "num":
             return "Nat"
@@ -389,6 +391,8 @@ class _Converter:
             head = node[1][1] if node[1][0] == "var" else ""
             if head in self.functions or head.endswith(".length"):
                 return "Nat"
+        if node[0] == "field" and node[2] == "length":  # `xs.length`
+            return "Nat"
         return "?"
 
     def prop(self, node):
