@@ -217,3 +217,11 @@ def test_truncating_nat_subtraction_is_refused_on_the_term_and_in_the_text():
                                                            "E.count 5 - 7 ≤ 7"))
     with pytest.raises(LeanParseError, match="truncated Nat subtraction"):
         parse_statement("∀ (xs : List Nat) (m : Nat), xs.length - m + m ≥ m")
+
+
+def test_unary_minus_binds_looser_than_a_power_as_in_lean():
+    # Lean reads `-a ^ 2` as `-(a ^ 2)`; read as `(-a) ^ 2` a true `-a ^ 2 ≤ 0` would become `a**2 <= 0`
+    a = sp.Symbol("a", rational=True)
+    for text, lhs in (("∀ (a : Rat), -a ^ 2 ≤ 0", -a ** 2), ("∀ (a : Rat), (-a) ^ 2 ≤ 0", a ** 2)):
+        c = parse_statement(text).conclusion
+        assert isinstance(c, sp.LessThan) and sp.expand(c.lhs - lhs) == 0 and c.rhs == 0, (text, c)

@@ -229,6 +229,9 @@ class _Parser:
         return left
 
     def pow(self):
+        if self.peek()[1] == "-":  # Lean's `-x ^ 2` is `-(x ^ 2)` (`-` is prefix:75, `^` infixr:75)
+            self.take()
+            return ("bin", "-", ("num", "0"), self.pow())
         base = self.app()
         if self.peek()[1] == "^":
             self.take()
