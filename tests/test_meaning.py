@@ -68,8 +68,16 @@ def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
         assert found[name]["meaning"], name
     assert "`Spoof.evilLE` uses `LE`" in " ".join(found["Spoof.by_local_instance"]["meaning"])
     assert "`LE.mk`" in " ".join(found["Spoof.by_inline_instance"]["meaning"])
-    # every statement of the library and the user's honest lemma are trusted
-    assert not {n: i["meaning"] for n, i in found.items() if not n.startswith("Spoof.") and i["meaning"]}
+    # every statement of the library and the user's honest lemma are trusted, but for Nat subtraction (it
+    # truncates: three unexported theorems about `n - k` with `k ≤ n`)
+    from pysym.lean.exports import EXPORTS
+
+    assert all(found[n]["meaning"] == [] for n in EXPORTS)
+    untrusted = {n: i["meaning"] for n, i in found.items() if not n.startswith("Spoof.") and i["meaning"]}
+    assert len(untrusted) <= 3 and all(p == [f"it uses `instSubNat`, which is not among the core constants whose "
+                                             "meaning the symbolic layer knows (pysym.lean.meaning.STANDARD): the "
+                                             "printed statement may not mean what it says"]
+                                       for p in untrusted.values()), untrusted
 
     statements = usable_statements(result)
     n = Var("n", 0, 50, integer=True)
@@ -225,3 +233,14 @@ def test_unary_minus_binds_looser_than_a_power_as_in_lean():
     for text, lhs in (("∀ (a : Rat), -a ^ 2 ≤ 0", -a ** 2), ("∀ (a : Rat), (-a) ^ 2 ≤ 0", a ** 2)):
         c = parse_statement(text).conclusion
         assert isinstance(c, sp.LessThan) and sp.expand(c.lhs - lhs) == 0 and c.rhs == 0, (text, c)
+
+
+def test_division_is_refused_lean_divides_by_zero_and_sympy_cancels():
+    # `∀ (x y : Rat), y = 0 → x / y * y = 0` is true in Lean (x / 0 = 0) and would read as `y = 0 → x = 0`
+    rat = const("Rat")
+    div = app("HDiv.hDiv", rat, rat, rat, app("instHDiv", rat, "Rat.instDiv"), const("x"), const("y"))
+    e = app("Eq", rat, app("HMul.hMul", rat, rat, rat, app("instHMul", rat, "Rat.instMul"), div, const("y")),
+            app("OfNat.ofNat", rat, Lit(0), app("Rat.instOfNat", Lit(0))))
+    found = type_problems(e, {}, "x / y * y = 0")
+    assert any("`HDiv.hDiv`" in p and "`Rat.instDiv`" in p for p in found), found
+    assert "HDiv.hDiv" not in STANDARD and "instDivNat" not in STANDARD and "instSubNat" not in STANDARD

@@ -69,7 +69,9 @@ __all__ = ["STANDARD", "CASTS", "PINS", "type_problems", "constant_problems", "p
 # Deliberately absent: every class type (LE, LT, HAdd, OfNat, NatCast, Zero, ...), every structure constructor
 # (LE.mk ...), every recursor and eliminator, generic combinators that could carry a project value into an
 # instance position; and Nat's subtraction and division (instSubNat, instDivNat): they truncate, and SymPy's
-# `-` and `/` do not (`xs.length - m + m ≥ m` is true in Lean and reads as `length(xs) >= m`).
+# `-` and `/` do not (`xs.length - m + m ≥ m` is true in Lean and reads as `length(xs) >= m`); and division
+# (HDiv.hDiv): Lean's is total (`x / 0 = 0`), SymPy's is not and cancels `x / y * y` to `x`, so the true
+# `y = 0 → x / y * y = 0` would read as `y = 0 → x = 0`.
 STANDARD = frozenset("""
 Nat Int Rat Bool Prop List Option Prod Subtype Unit PUnit
 True False And Or Not Iff Eq Ne Exists
@@ -80,10 +82,10 @@ instDecidableEqNat instDecidableEqBool instDecidableEqRat instDecidableEqInt Nat
 Rat.instDecidableLt Rat.instDecidableLe Option.instDecidableEq List.decidableBEx List.instDecidableMemOfLawfulBEq
 instBEqOfDecidableEq Nat.instLawfulBEq
 ite
-LE.le LT.lt GE.ge GT.gt HAdd.hAdd HSub.hSub HMul.hMul HDiv.hDiv HPow.hPow OfNat.ofNat
-instLENat instLTNat instHAdd instHSub instHMul instHDiv instHPow instAddNat instMulNat
+LE.le LT.lt GE.ge GT.gt HAdd.hAdd HSub.hSub HMul.hMul HPow.hPow OfNat.ofNat
+instLENat instLTNat instHAdd instHSub instHMul instHPow instAddNat instMulNat
 instPowNat instNatPowNat instOfNatNat instMinNat
-Rat.instLE Rat.instLT Rat.instAdd Rat.instSub Rat.instMul Rat.instDiv Rat.instOfNat Rat.instNatCast
+Rat.instLE Rat.instLT Rat.instAdd Rat.instSub Rat.instMul Rat.instOfNat Rat.instNatCast
 Zero.ofOfNat0 Zero.toOfNat0
 Nat.cast NatCast.natCast Nat.succ
 Min.min
