@@ -167,11 +167,30 @@ theorem by_numeral : (@OfNat.ofNat Nat 5 ⟨0⟩ : Nat) = 0 := rfl
 
 theorem honest : ∀ (n : Nat), n ≤ n + 1 := fun n => Nat.le_succ n
 
+/- Field notation on a constant named `MoeTheory` prints `MoeTheory.choose 3 1`; the real `choose` hides in an
+implicit argument (found by a red-team helper). -/
+structure Receiver where
+  u : Unit
+def Receiver.choose {_h : Nat} (_ : Receiver) (_ _ : Nat) : Nat := 7
+end Spoof
+def MoeTheory : Spoof.Receiver := ⟨()⟩
+namespace Spoof
+theorem by_field : @Receiver.choose (MoeTheory.choose 0 0) _root_.MoeTheory 3 1 = 7 := rfl
+
+/- A constant `n.succ` prints like the field `succ` of the binder `n`. -/
+end Spoof
+def n.succ : Nat := 0
+namespace Spoof
+theorem by_dotted_name : ∀ (n : Nat), _root_.n.succ ≤ n := fun n => Nat.zero_le n
+
 end Spoof
 """
 
-SPOOFS = ("Spoof.by_local_instance", "Spoof.by_inline_instance", "Spoof.by_alias", "Spoof.by_pair", "Spoof.by_box",
-          "Spoof.by_numeral")
+# each spoof and how Lean prints it
+SPOOFS = {"Spoof.by_local_instance": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_inline_instance": "∀ (n : Nat), n + 1 ≤ n",
+          "Spoof.by_alias": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_pair": "∀ (n : Nat), n + 1 ≤ n",
+          "Spoof.by_box": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_numeral": "OfNat.ofNat 5 = 0",
+          "Spoof.by_field": "MoeTheory.choose 3 1 = 7", "Spoof.by_dotted_name": "∀ (n : Nat), n.succ ≤ n"}
 
 
 @pytest.fixture(scope="session")

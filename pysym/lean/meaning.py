@@ -59,7 +59,7 @@ from typing import Mapping
 
 import sympy as sp
 
-from pysym.lean.terms import App, Const, ForallE, Lam, MData, Name, Proj, Sort, _children
+from pysym.lean.terms import App, Const, ForallE, Lam, LetE, MData, Name, Proj, Sort, _children
 
 __all__ = ["STANDARD", "CASTS", "PINS", "type_problems", "constant_problems", "pin_problems", "usable_statement",
            "REFUSED"]
@@ -291,7 +291,77 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
         if re.search(rf"(?<![\w.'!?]){re.escape(name)}(?![\w'!?])", text) and name not in ours \
                 and name not in {str(c) for c in seen}:
             problems.append(f"it prints `{name}`, which its compiled type does not use")
+    problems.extend(_function_problems(type_expr, constants))
+    problems.extend(_name_problems(type_expr, seen))
     return sorted(set(problems))
+
+
+def _arity(name: str) -> int:
+    from pysym.lean.parse import FUNCTIONS
+
+    return len(PINS[FUNCTIONS[name].__name__][-1][0])  # the last equation binds every argument
+
+
+def _function_problems(type_expr, constants) -> list[str]:
+    """A function given a meaning must be exactly ``Nat → ... → Nat`` with explicit arguments (nothing hidden
+    that the printed text would not show), and applied to all of them wherever the term uses it."""
+    from pysym.lean.parse import FUNCTIONS
+
+    problems = []
+    heads: dict[str, int] = {}
+    for x in _nodes(type_expr):
+        if isinstance(x, App):
+            h, args = x, 0
+            while isinstance(h, App):
+                h, args = h.fn, args + 1
+            if isinstance(h, Const) and _user(h.name) in FUNCTIONS and args == _arity(_user(h.name)):
+                f = x.fn
+                inner = 0
+                while isinstance(f, App):
+                    f, inner = f.fn, inner + 1
+                if inner == args - 1:
+                    heads[_user(h.name)] = heads.get(_user(h.name), 0) + 1
+    uses: dict[str, int] = {}
+    for x in _nodes(type_expr):
+        if isinstance(x, Const) and _user(x.name) in FUNCTIONS:
+            uses[_user(x.name)] = uses.get(_user(x.name), 0) + 1
+            info = constants.get(x.name)
+            t, n = (info.type if info is not None else None), 0
+            while isinstance(t, ForallE) and t.binder_info == "default" and t.binder_type == Const(Name.of("Nat"), ()):
+                t, n = t.body, n + 1
+            if t != Const(Name.of("Nat"), ()) or n != _arity(_user(x.name)):
+                problems.append(f"`{_user(x.name)}` is not a function of {_arity(_user(x.name))} explicit natural "
+                                "number(s) returning a natural number, so its printed form can hide what it is "
+                                "applied to")
+    for name, n in uses.items():
+        if heads.get(name, 0) != n:
+            problems.append(f"`{name}` is used without all of its {_arity(name)} argument(s)")
+    return problems
+
+
+def _name_problems(type_expr, seen) -> list[str]:
+    """Names that can make the printed text misread: a binder named like the first part of a constant's name
+    (a constant `n.succ` prints as `n.succ`, like the field `succ` of a binder `n`), and anything named like a
+    namespace of a function given a meaning (a constant or binder `MoeTheory` prints `MoeTheory.choose 3 1`
+    for its field `choose`)."""
+    from pysym.lean.parse import FUNCTIONS
+
+    binders = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
+    binders |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
+    names = {_user(c) for c in seen}
+    prefixes = {".".join(k.split(".")[:i]) for k in FUNCTIONS for i in range(1, k.count(".") + 1)}
+    problems = []
+    for b in sorted(binders):
+        clash = sorted(n for n in names if n.split(".")[0] == b and "." in n)
+        if clash:
+            problems.append(f"its binder `{b}` has the name of the first part of `{clash[0]}`, so the printed "
+                            f"`{clash[0]}` could be read as a field of `{b}`")
+        if b in prefixes:
+            problems.append(f"its binder `{b}` is named like the namespace of `{b}.…`, whose functions have a "
+                            "meaning")
+    for n in sorted(names & prefixes):
+        problems.append(f"it uses a constant named `{n}`, like the namespace of functions that have a meaning")
+    return problems
 
 
 def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[str, str]) -> dict[str, list[str]]:

@@ -43,12 +43,12 @@ class LeanParseError(ValueError):
     pass
 
 
-# Lean heads with a SymPy meaning.
+# Lean heads with a SymPy meaning: the library's own functions (core Lean has no `Nat.choose` or
+# `Nat.factorial`, so a file could define them as anything).  A statement that uses one is trusted only if the
+# project proves the equations that determine it (pysym.lean.meaning.PINS).
 FUNCTIONS = {
     "MoeTheory.choose": sp.binomial,
-    "Nat.choose": sp.binomial,
     "MoeTheory.factorial": sp.factorial,
-    "Nat.factorial": sp.factorial,
 }
 
 NUMERIC_TYPES = {"Nat": "Nat", "ℕ": "Nat", "Int": "Int", "ℤ": "Int", "Rat": "Rat", "ℚ": "Rat"}
