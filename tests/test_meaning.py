@@ -274,3 +274,21 @@ def test_names_that_print_like_a_field_or_a_meaningful_namespace_are_refused():
     assert any("binder `MoeTheory`" in p for p in type_problems(e, dotted, "∀ (MoeTheory : Nat), MoeTheory ≤ 1"))
     e = ForallE(Name.of("m"), NAT, le(const("instLENat"), BVar(0), num(1)), "default")
     assert type_problems(e, dotted, "∀ (m : Nat), m ≤ 1") == []
+
+
+def test_applications_that_print_alike_but_differ_in_a_hidden_argument_are_refused():
+    # `@g Nat = 1 → @g Bool = 0` prints as `MoeTheory.g = 1 → MoeTheory.g = 0`: read as one term, a false implication
+    ours = project(MoeTheory__g=("defn", ForallE(Name.of("α"), TYPE, NAT, "implicit")))
+
+    def eq(lhs, n):
+        return app("Eq", NAT, lhs, num(n))
+
+    two = ForallE(Name.of("h"), eq(app("MoeTheory.g", NAT), 1), eq(app("MoeTheory.g", const("Bool")), 0), "default")
+    found = type_problems(two, ours, "MoeTheory.g = 1 → MoeTheory.g = 0")
+    assert any("differ in an argument the text does not show" in p for p in found), found
+    same = ForallE(Name.of("h"), eq(app("MoeTheory.g", NAT), 1), eq(app("MoeTheory.g", NAT), 1), "default")
+    assert type_problems(same, ours, "MoeTheory.g = 1 → MoeTheory.g = 1") == []
+    # the same name bound twice: told apart by the binder (`∀ α, g = 1 → ∀ α, g = 0`)
+    shadow = ForallE(Name.of("α"), TYPE, ForallE(Name.of("h"), eq(app("MoeTheory.g", BVar(0)), 1), ForallE(
+        Name.of("α"), TYPE, eq(app("MoeTheory.g", BVar(0)), 0), "default"), "default"), "default")
+    assert type_problems(shadow, ours, "∀ (α : Type), MoeTheory.g = 1 → ∀ (α : Type), MoeTheory.g = 0")

@@ -59,7 +59,7 @@ from typing import Mapping
 
 import sympy as sp
 
-from pysym.lean.terms import App, Const, ForallE, Lam, LetE, MData, Name, Proj, Sort, _children
+from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Proj, Sort, _children
 
 __all__ = ["STANDARD", "CASTS", "PINS", "type_problems", "constant_problems", "pin_problems", "usable_statement",
            "REFUSED"]
@@ -293,7 +293,72 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
             problems.append(f"it prints `{name}`, which its compiled type does not use")
     problems.extend(_function_problems(type_expr, constants))
     problems.extend(_name_problems(type_expr, seen))
+    problems.extend(_hidden_argument_problems(type_expr, constants))
     return sorted(set(problems))
+
+
+def _hidden_argument_problems(type_expr, constants) -> list[str]:
+    """Two applications of a project function in one statement that print alike (the same explicit arguments)
+    but differ in an argument the text does not show (an implicit one, an instance, a universe level): the
+    symbolic layer, which names an opaque term by its text, would take them for one term (`@g Nat = 1 → @g Bool
+    = 0` prints as `g = 1 → g = 0`).  Bound variables print as their names, and are told apart by the binder
+    they belong to."""
+    variants: dict[str, set[str]] = {}
+    binders = [0]
+    signatures: dict[Name, list[str]] = {}
+
+    def infos(name: Name) -> list[str]:
+        if name not in signatures:
+            t, out = constants[name].type, []
+            while isinstance(t, (ForallE, MData)):
+                if isinstance(t, ForallE):
+                    out.append(t.binder_info)
+                    t = t.body
+                else:
+                    t = t.expr
+            signatures[name] = out
+        return signatures[name]
+
+    def go(e, ctx: tuple) -> tuple[str, str]:
+        if isinstance(e, MData):
+            return go(e.expr, ctx)
+        if isinstance(e, BVar):
+            name, uid = ctx[-1 - e.index] if e.index < len(ctx) else ("?", -1)
+            return name, f"{name}#{uid}"
+        if isinstance(e, Const):
+            return _user(e.name), f"{e.name}.{{{e.levels!r}}}"
+        if isinstance(e, (ForallE, Lam)):
+            binders[0] += 1
+            tp, tf = go(e.binder_type, ctx)
+            bp, bf = go(e.body, ctx + ((str(e.binder_name), binders[0]),))
+            return f"(∀ {e.binder_name} : {tp}, {bp})", f"(∀ {e.binder_name} : {tf}, {bf})"
+        if isinstance(e, LetE):
+            binders[0] += 1
+            parts = [go(e.type, ctx), go(e.value, ctx), go(e.body, ctx + ((str(e.name), binders[0]),))]
+            return "(let " + " ".join(p for p, _ in parts) + ")", "(let " + " ".join(f for _, f in parts) + ")"
+        if isinstance(e, App):
+            head, args = e, []
+            while isinstance(head, App):
+                args.append(head.arg)
+                head = head.fn
+            args.reverse()
+            hp, hf = go(head, ctx)
+            rendered = [go(a, ctx) for a in args]
+            ours = isinstance(head, Const) and head.name in constants
+            shown = infos(head.name) if ours else []
+            shown = shown + ["default"] * (len(args) - len(shown))
+            printed = f"({hp} " + " ".join(p for (p, _), bi in zip(rendered, shown) if bi == "default") + ")"
+            full = f"({hf} " + " ".join(f for _, f in rendered) + ")"
+            if ours:
+                variants.setdefault(printed, set()).add(full)
+            return printed, full
+        text = repr(e)
+        return text, text
+
+    go(type_expr, ())
+    return [f"two applications of `{p.split()[0][1:]}` print as `{p}` but differ in an argument the text does "
+            "not show (an implicit argument, an instance or a universe level)"
+            for p, fulls in sorted(variants.items()) if len(fulls) > 1]
 
 
 def _arity(name: str) -> int:
