@@ -183,6 +183,29 @@ def n.succ : Nat := 0
 namespace Spoof
 theorem by_dotted_name : ∀ (n : Nat), _root_.n.succ ≤ n := fun n => Nat.zero_le n
 
+/- A hypothesis in an implicit binder, two binders of one name, a project type printed `ℚ` (a second
+red-team round). -/
+theorem by_implicit_hypothesis : ∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n := by
+  intro _ h
+  exact h
+
+theorem by_shadowing : ∀ (n : Nat), n * 2 = 1 → ∀ (n : Rat), n = 7 := by
+  intro n h
+  exfalso
+  omega
+
+end Spoof
+abbrev ℚ : Type := Nat
+namespace Spoof
+theorem nat_lemma : ∀ (y : Nat), y * 2 ≠ 1 := by
+  intro y h
+  omega
+
+theorem by_alias_type : ∀ (x : ℚ), x * 2 ≠ 1 := by
+  first
+  | exact nat_lemma
+  | (intro x h; exact nat_lemma x h)
+
 end Spoof
 """
 
@@ -190,7 +213,10 @@ end Spoof
 SPOOFS = {"Spoof.by_local_instance": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_inline_instance": "∀ (n : Nat), n + 1 ≤ n",
           "Spoof.by_alias": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_pair": "∀ (n : Nat), n + 1 ≤ n",
           "Spoof.by_box": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_numeral": "OfNat.ofNat 5 = 0",
-          "Spoof.by_field": "MoeTheory.choose 3 1 = 7", "Spoof.by_dotted_name": "∀ (n : Nat), n.succ ≤ n"}
+          "Spoof.by_field": "MoeTheory.choose 3 1 = 7", "Spoof.by_dotted_name": "∀ (n : Nat), n.succ ≤ n",
+          "Spoof.by_implicit_hypothesis": "∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n",
+          "Spoof.by_shadowing": "∀ (n : Nat), n * 2 = 1 → ∀ (n : Rat), n = 7",
+          "Spoof.by_alias_type": "∀ (x : ℚ), x * 2 ≠ 1"}
 
 
 @pytest.fixture(scope="session")

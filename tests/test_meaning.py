@@ -292,3 +292,38 @@ def test_applications_that_print_alike_but_differ_in_a_hidden_argument_are_refus
     shadow = ForallE(Name.of("α"), TYPE, ForallE(Name.of("h"), eq(app("MoeTheory.g", BVar(0)), 1), ForallE(
         Name.of("α"), TYPE, eq(app("MoeTheory.g", BVar(0)), 0), "default"), "default"), "default")
     assert type_problems(shadow, ours, "∀ (α : Type), MoeTheory.g = 1 → ∀ (α : Type), MoeTheory.g = 0")
+
+
+def test_the_binder_chain_is_read_as_lean_compiled_it():
+    hyp = app("LE.le", NAT, const("instLENat"), app("HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"),
+                                                       BVar(0), num(1)), BVar(0))
+    concl = app("LE.le", NAT, const("instLENat"), app("HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"),
+                                                         BVar(1), num(1)), BVar(1))
+    for info in ("implicit", "strictImplicit"):  # `∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n`: the hypothesis is lost
+        e = ForallE(Name.of("n"), NAT, ForallE(Name.of("h"), hyp, concl, info), "default")
+        found = type_problems(e, {}, "∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n")
+        assert any("binder `h` may be a proof" in p for p in found), (info, found)
+    arrow = ForallE(Name.of("n"), NAT, ForallE(Name.of("h"), hyp, concl, "default"), "default")
+    assert type_problems(arrow, {}, "∀ (n : Nat), n + 1 ≤ n → n + 1 ≤ n") == []
+    # `∀ (n : Nat), n = n → ∀ (n : Nat), n ≤ n`: two binders named `n` would be one variable
+    refl = app("Eq", NAT, BVar(0), BVar(0))
+    twice = ForallE(Name.of("n"), NAT, ForallE(Name.of("h"), refl, ForallE(Name.of("n"), NAT, app(
+        "LE.le", NAT, const("instLENat"), BVar(0), BVar(0)), "default"), "default"), "default")
+    assert any("binds `n` twice" in p for p in type_problems(twice, {}, "∀ (n : Nat), n = n → ∀ (n : Nat), n ≤ n"))
+    # a project type printed `ℚ` is not Rat
+    alias = project(ℚ=("defn", TYPE, NAT))
+    e = ForallE(Name.of("x"), const("ℚ"), app("LE.le", NAT, const("instLENat"), BVar(0), BVar(0)), "default")
+    found = type_problems(e, alias, "∀ (x : ℚ), x ≤ x")
+    assert any("not of the core type Rat" in p for p in found), found
+    e = ForallE(Name.of("x"), const("Rat"), app("LE.le", const("Rat"), const("Rat.instLE"), BVar(0), BVar(0)),
+                "default")
+    assert type_problems(e, {}, "∀ (x : Rat), x ≤ x") == []
+
+
+def test_iff_binds_looser_than_an_arrow_and_bounded_binders_are_not_read():
+    st = parse_statement("∀ (n : Nat), n = n ↔ n = 5 → n = 5")  # Lean: `n = n ↔ (n = 5 → n = 5)`
+    assert st.hypotheses == [] and "↔" in str(st.conclusion)
+    st = parse_statement("∀ (n : Nat), 1 ≤ n → ∀ (k : Nat), k ≤ n → k ≤ n + 1")
+    assert len(st.hypotheses) == 2
+    with pytest.raises(LeanParseError, match="bounded binder"):
+        parse_statement("∀ i ∈ I, i ≤ 3")

@@ -294,7 +294,102 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
     problems.extend(_function_problems(type_expr, constants))
     problems.extend(_name_problems(type_expr, seen))
     problems.extend(_hidden_argument_problems(type_expr, constants))
+    problems.extend(_binder_problems(type_expr, constants, text))
     return sorted(set(problems))
+
+
+# core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
+PROPOSITIONS = frozenset("Eq Ne LE.le LT.lt GE.ge GT.gt And Or Not Iff True False Exists Membership.mem "
+                         "List.Nodup List.Pairwise List.Perm".split())
+TYPES = frozenset("Nat Int Rat Bool List Option Prod Subtype Unit PUnit Decidable DecidableEq DecidablePred "
+                  "DecidableRel".split())
+
+
+def _binder_problems(type_expr, constants, text: str) -> list[str]:
+    """The chain of `∀` and `→` the parser splits into binders, hypotheses and a conclusion, checked on the
+    compiled type: a proof binder the text shows as a binder (`∀ {h : P}`, `∀ (h : P), ... h ...`) would lose
+    its hypothesis; two binders of one name would be merged into one variable; and a binder the text types as a
+    number (`Nat`, `ℚ`, ...) must be of exactly that core type (a project `abbrev ℚ := Nat` is not `Rat`)."""
+    from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
+
+    problems, names, ctx, binders = [], [], [], []
+    e = type_expr
+    while isinstance(e, (ForallE, MData)):
+        if isinstance(e, MData):
+            e = e.expr
+            continue
+        name = str(e.binder_name)
+        if e.binder_info != "default" or _depends(e.body, 0):  # printed as a binder, not as `P →`
+            names.append(name)
+            binders.append((name, e.binder_type))
+            if _proposition(e.binder_type, ctx, constants) is not False:
+                problems.append(f"its binder `{name}` may be a proof of a hypothesis, which the text shows as a "
+                                "binder and the parser would not read as a hypothesis")
+        ctx.append(e.binder_type)
+        e = e.body
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        problems.append(f"it binds {', '.join(f'`{n}`' for n in twice)} twice, and the parser would merge them")
+    try:
+        printed = parse_statement(text).binders
+    except (LeanParseError, ValueError, TypeError):
+        printed = {}
+    for name, ty in binders:
+        numeric = NUMERIC_TYPES.get((printed.get(name) or "").strip())
+        if numeric and not (isinstance(ty, Const) and str(ty.name) == numeric):
+            problems.append(f"its binder `{name}` is printed with the type `{printed[name]}` but is not of the core "
+                            f"type {numeric}")
+    return problems
+
+
+def _depends(e, depth: int) -> bool:
+    """Whether ``e`` mentions the bound variable ``depth`` binders out."""
+    if isinstance(e, BVar):
+        return e.index == depth
+    if isinstance(e, (ForallE, Lam)):
+        return _depends(e.binder_type, depth) or _depends(e.body, depth + 1)
+    if isinstance(e, LetE):
+        return _depends(e.type, depth) or _depends(e.value, depth) or _depends(e.body, depth + 1)
+    return any(_depends(c, depth) for c in _children(e))
+
+
+def _proposition(t, ctx: list, constants) -> "bool | None":
+    """Whether the type ``t`` (under binders of types ``ctx``, outermost first) is a proposition: ``True``,
+    ``False`` (a type: its values are data), or ``None`` when that cannot be told without type inference."""
+    while isinstance(t, MData):
+        t = t.expr
+    if isinstance(t, Sort):
+        return False
+    if isinstance(t, ForallE):
+        return _proposition(t.body, ctx + [t.binder_type], constants)
+    head, args = t, 0
+    while isinstance(head, (App, MData)):
+        if isinstance(head, App):
+            head, args = head.fn, args + 1
+        else:
+            head = head.expr
+    if isinstance(head, Const):
+        if str(head.name) in PROPOSITIONS:
+            return True
+        if str(head.name) in TYPES and head.name not in constants:
+            return False
+        info = constants.get(head.name)
+        if info is None:
+            return None
+        kind_type = info.type
+    elif isinstance(head, BVar) and head.index < len(ctx):
+        kind_type = ctx[-1 - head.index]
+    else:
+        return None
+    binders = 0
+    while isinstance(kind_type, (ForallE, MData)):
+        if isinstance(kind_type, ForallE):
+            kind_type, binders = kind_type.body, binders + 1
+        else:
+            kind_type = kind_type.expr
+    if binders != args or not isinstance(kind_type, Sort):
+        return None
+    return _is_prop(kind_type)
 
 
 def _hidden_argument_problems(type_expr, constants) -> list[str]:

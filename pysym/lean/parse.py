@@ -174,18 +174,23 @@ class _Parser:
             parts.append(self.take()[1])
 
     def arrow(self):
-        left = self.iff()
-        if self.peek()[1] == "→":
-            self.take()
-            return ("bin", "→", left, self.term())
-        return left
-
-    def iff(self):
-        left = self.disj()
+        """``↔`` (precedence 20) binds looser than ``→`` (25): ``a ↔ b → c`` is ``a ↔ (b → c)``."""
+        left = self.implication()
         if self.peek()[1] == "↔":
             self.take()
-            return ("bin", "↔", left, self.disj())
+            return ("bin", "↔", left, self._right(self.implication))
         return left
+
+    def implication(self):
+        left = self.disj()
+        if self.peek()[1] == "→":  # right-associative; `a → b ↔ c` is `(a → b) ↔ c`
+            self.take()
+            return ("bin", "→", left, self._right(self.implication))
+        return left
+
+    def _right(self, level):
+        """The right operand of a binary operator: a `∀`, `∃` or `if` extends as far as it can, as in Lean."""
+        return self.term() if self.peek()[1] in ("∀", "∃", "if") else level()
 
     def disj(self):
         left = self.conj()
@@ -343,6 +348,9 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
     while True:
         if node[0] == "forall":
             for name, ty, kind in node[1]:
+                if kind == "bounded":  # `∀ i ∈ I, ...`: its bound is a hypothesis the binder list would lose
+                    raise LeanParseError(f"the bounded binder `{name} {ty}` is not read (write the bound as a "
+                                         "hypothesis)")
                 if name != "_inst":
                     st.binders[name] = ty or "?"
             node = node[2]
