@@ -206,6 +206,14 @@ theorem by_alias_type : ∀ (x : ℚ), x * 2 ≠ 1 := by
   | exact nat_lemma
   | (intro x h; exact nat_lemma x h)
 
+/- `RtM.succ` and `Nat.succ` of `a + b` both print as `(a + b).succ` (a third round). -/
+abbrev RtM := Nat
+def RtM.succ (m : RtM) : Nat := m + 2
+theorem by_field_namespace (a b : Nat) :
+    RtM.succ (@HAdd.hAdd RtM RtM RtM (@instHAdd RtM instAddNat) a b) = Nat.succ (a + b) + 1 := by
+  show a + b + 2 = Nat.succ (a + b) + 1
+  omega
+
 end Spoof
 """
 
@@ -216,7 +224,8 @@ SPOOFS = {"Spoof.by_local_instance": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_inl
           "Spoof.by_field": "MoeTheory.choose 3 1 = 7", "Spoof.by_dotted_name": "∀ (n : Nat), n.succ ≤ n",
           "Spoof.by_implicit_hypothesis": "∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n",
           "Spoof.by_shadowing": "∀ (n : Nat), n * 2 = 1 → ∀ (n : Rat), n = 7",
-          "Spoof.by_alias_type": "∀ (x : ℚ), x * 2 ≠ 1"}
+          "Spoof.by_alias_type": "∀ (x : ℚ), x * 2 ≠ 1",
+          "Spoof.by_field_namespace": "∀ (a b : Nat), (a + b).succ = (a + b).succ + 1"}
 
 
 @pytest.fixture(scope="session")

@@ -78,7 +78,12 @@ def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
                    "knows (pysym.lean.meaning.STANDARD): the printed statement may not mean what it says"]
     assert untrusted == {"MoeTheory.choose_mul_factorial_mul_factorial": subtraction,
                          "MoeTheory.choose_symm": subtraction, "MoeTheory.descFactorial_mul_factorial": subtraction,
-                         "MoeTheory.sum_range_choose": ["`MoeTheory.choose` is used without all of its 2 argument(s)"]}
+                         "MoeTheory.sum_range_choose": ["`MoeTheory.choose` is used without all of its 2 argument(s)"],
+                         # `[[]]`: a `[] : List α` inside a `[] : List (List α)`, printed alike
+                         "MoeTheory.Natarajan.allPatterns_zero": [
+                             "two applications of `nil` may print alike (as `(nil )`) but differ in what the text "
+                             "does not show (an implicit argument, an instance, a type, a universe level, or the "
+                             "namespace of a field)"]}
 
     statements = usable_statements(result)
     n = Var("n", 0, 50, integer=True)
@@ -285,10 +290,10 @@ def test_applications_that_print_alike_but_differ_in_a_hidden_argument_are_refus
 
     two = ForallE(Name.of("h"), eq(app("MoeTheory.g", NAT), 1), eq(app("MoeTheory.g", const("Bool")), 0), "default")
     found = type_problems(two, ours, "MoeTheory.g = 1 → MoeTheory.g = 0")
-    assert any("differ in an argument the text does not show" in p for p in found), found
+    assert any("differ in what the text does not show" in p for p in found), found
     same = ForallE(Name.of("h"), eq(app("MoeTheory.g", NAT), 1), eq(app("MoeTheory.g", NAT), 1), "default")
     assert type_problems(same, ours, "MoeTheory.g = 1 → MoeTheory.g = 1") == []
-    # the same name bound twice: told apart by the binder (`∀ α, g = 1 → ∀ α, g = 0`)
+    # the same name bound twice (`∀ α, g = 1 → ∀ α, g = 0`): refused as a name bound twice
     shadow = ForallE(Name.of("α"), TYPE, ForallE(Name.of("h"), eq(app("MoeTheory.g", BVar(0)), 1), ForallE(
         Name.of("α"), TYPE, eq(app("MoeTheory.g", BVar(0)), 0), "default"), "default"), "default")
     assert type_problems(shadow, ours, "∀ (α : Type), MoeTheory.g = 1 → ∀ (α : Type), MoeTheory.g = 0")
@@ -327,3 +332,23 @@ def test_iff_binds_looser_than_an_arrow_and_bounded_binders_are_not_read():
     assert len(st.hypotheses) == 2
     with pytest.raises(LeanParseError, match="bounded binder"):
         parse_statement("∀ i ∈ I, i ≤ 3")
+
+
+def test_field_notation_cannot_make_two_functions_print_alike():
+    # `Nat.succ (a + b)` and `RtM.succ (@HAdd.hAdd RtM ... a b)` with `abbrev RtM := Nat` both print as
+    # `(a + b).succ` (a third red-team round): one statement with both is refused
+    ours = project(RtM=("defn", TYPE, NAT), RtM__succ=("defn", ForallE(Name.of("m"), const("RtM"), NAT, "default")))
+
+    def plus(ty, a, b):
+        return app("HAdd.hAdd", ty, ty, ty, app("instHAdd", ty, "instAddNat"), a, b)
+
+    nat_succ = app("Nat.succ", plus(NAT, BVar(1), BVar(0)))
+    rtm_succ = app("RtM.succ", plus(const("RtM"), BVar(1), BVar(0)))
+    e = ForallE(Name.of("a"), NAT, ForallE(Name.of("b"), NAT, app("Eq", NAT, rtm_succ, app(
+        "HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"), nat_succ, num(1))), "default"), "default")
+    found = type_problems(e, ours, "∀ (a b : Nat), (a + b).succ = (a + b).succ + 1")
+    assert any("`succ` may print alike" in p for p in found), found
+    honest = ForallE(Name.of("a"), NAT, ForallE(Name.of("b"), NAT, app("Eq", NAT, nat_succ, app(
+        "HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"), plus(NAT, BVar(1), BVar(0)), num(1))),
+        "default"), "default")
+    assert type_problems(honest, ours, "∀ (a b : Nat), (a + b).succ = a + b + 1") == []

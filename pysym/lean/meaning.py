@@ -393,11 +393,16 @@ def _proposition(t, ctx: list, constants) -> "bool | None":
 
 
 def _hidden_argument_problems(type_expr, constants) -> list[str]:
-    """Two applications of a project function in one statement that print alike (the same explicit arguments)
-    but differ in an argument the text does not show (an implicit one, an instance, a universe level): the
-    symbolic layer, which names an opaque term by its text, would take them for one term (`@g Nat = 1 → @g Bool
-    = 0` prints as `g = 1 → g = 0`).  Bound variables print as their names, and are told apart by the binder
-    they belong to."""
+    """Two applications in one statement that may print alike but differ in what the text does not show: the
+    symbolic layer, which names an opaque term by its text, would take them for one term.  An implicit
+    argument, an instance, a type or a universe level is not printed (`@g Nat = 1 → @g Bool = 0` prints as
+    `g = 1 → g = 0`), and field notation prints `T.f x` as `x.f` whatever `T` is (`Nat.succ (a + b)` and
+    `RtM.succ (a + b)`, with `abbrev RtM := Nat`, both print as `(a + b).succ`).  So each application is
+    compared by a coarse form of its text (the head's last name component; for a project function its explicit
+    arguments, for a core one every argument that is not a type or an instance) against its whole term; coarser
+    than the text, never finer, so whatever prints alike is compared.  Bound variables are compared by name, as
+    the parser reads them (a name bound twice in the chain the parser splits is refused by
+    :func:`_binder_problems`; inside a nested `∀` the whole proposition is one opaque term)."""
     variants: dict[str, set[str]] = {}
     binders = [0]
     signatures: dict[Name, list[str]] = {}
@@ -414,22 +419,41 @@ def _hidden_argument_problems(type_expr, constants) -> list[str]:
             signatures[name] = out
         return signatures[name]
 
-    def go(e, ctx: tuple) -> tuple[str, str]:
+    def hidden(arg, ctx) -> bool:
+        """Whether ``arg`` may be left out of the text: a type, an instance, a type variable."""
+        while isinstance(arg, MData):
+            arg = arg.expr
+        if isinstance(arg, Sort):
+            return True
+        head = _head(arg)
+        if isinstance(head, BVar):
+            return head.index < len(ctx) and isinstance(ctx[-1 - head.index][2], Sort)
+        if not isinstance(head, Const):
+            return False
+        name = str(head.name)
+        if head.name in constants:
+            target = _strip(constants[head.name].type)
+            return isinstance(target, Sort) and not _is_prop(target)  # a type of the project (not a predicate)
+        last = name.rsplit(".", 1)[-1]
+        return name in TYPES or last.startswith("inst") or name in STANDARD and not last[:1].islower()
+
+    def go(e, ctx: tuple, record: bool = True) -> tuple[str, str]:
         if isinstance(e, MData):
-            return go(e.expr, ctx)
+            return go(e.expr, ctx, record)
         if isinstance(e, BVar):
-            name, uid = ctx[-1 - e.index] if e.index < len(ctx) else ("?", -1)
-            return name, f"{name}#{uid}"
+            name = ctx[-1 - e.index][0] if e.index < len(ctx) else "?"
+            return name, name  # two binders of one name are refused by _binder_problems
         if isinstance(e, Const):
-            return _user(e.name), f"{e.name}.{{{e.levels!r}}}"
+            return _user(e.name).rsplit(".", 1)[-1], f"{e.name}.{{{e.levels!r}}}"
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
-            tp, tf = go(e.binder_type, ctx)
-            bp, bf = go(e.body, ctx + ((str(e.binder_name), binders[0]),))
+            tp, tf = go(e.binder_type, ctx, record)
+            bp, bf = go(e.body, ctx + ((str(e.binder_name), binders[0], e.binder_type),), record)
             return f"(∀ {e.binder_name} : {tp}, {bp})", f"(∀ {e.binder_name} : {tf}, {bf})"
         if isinstance(e, LetE):
             binders[0] += 1
-            parts = [go(e.type, ctx), go(e.value, ctx), go(e.body, ctx + ((str(e.name), binders[0]),))]
+            parts = [go(e.type, ctx, record), go(e.value, ctx, record),
+                     go(e.body, ctx + ((str(e.name), binders[0], e.type),), record)]
             return "(let " + " ".join(p for p, _ in parts) + ")", "(let " + " ".join(f for _, f in parts) + ")"
         if isinstance(e, App):
             head, args = e, []
@@ -437,23 +461,26 @@ def _hidden_argument_problems(type_expr, constants) -> list[str]:
                 args.append(head.arg)
                 head = head.fn
             args.reverse()
-            hp, hf = go(head, ctx)
-            rendered = [go(a, ctx) for a in args]
-            ours = isinstance(head, Const) and head.name in constants
-            shown = infos(head.name) if ours else []
-            shown = shown + ["default"] * (len(args) - len(shown))
-            printed = f"({hp} " + " ".join(p for (p, _), bi in zip(rendered, shown) if bi == "default") + ")"
+            hp, hf = go(head, ctx, record)
+            if isinstance(head, Const) and head.name in constants:
+                shown = infos(head.name)
+                shown = [bi == "default" for bi in shown] + [True] * (len(args) - len(shown))
+            else:
+                shown = [not hidden(a, ctx) for a in args]
+            # what sits in an argument the text does not show is not printed at all: not compared
+            rendered = [go(a, ctx, record and keep) for a, keep in zip(args, shown)]
+            printed = f"({hp} " + " ".join(p for (p, _), keep in zip(rendered, shown) if keep) + ")"
             full = f"({hf} " + " ".join(f for _, f in rendered) + ")"
-            if ours:
+            if record and not hidden(e, ctx):  # a term the text names (types and instances are not named)
                 variants.setdefault(printed, set()).add(full)
             return printed, full
         text = repr(e)
         return text, text
 
     go(type_expr, ())
-    return [f"two applications of `{p.split()[0][1:]}` print as `{p}` but differ in an argument the text does "
-            "not show (an implicit argument, an instance or a universe level)"
-            for p, fulls in sorted(variants.items()) if len(fulls) > 1]
+    return [f"two applications of `{p.split()[0][1:]}` may print alike (as `{p}`) but differ in what the text "
+            "does not show (an implicit argument, an instance, a type, a universe level, or the namespace of a "
+            "field)" for p, fulls in sorted(variants.items()) if len(fulls) > 1]
 
 
 def _arity(name: str) -> int:
