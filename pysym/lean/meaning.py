@@ -27,14 +27,13 @@ So every statement is also checked on its type as Lean compiled it (the
   Nat``), a pair holding one, a type alias of one, or a value of a type
   parameter (a recursor, ``fun {α} (a : α) => a``);
 * no ``proj`` node (a raw structure projection reaches into any structure);
-* the number of coercion arrows ``↑`` in the text equals the number of
-  standard casts (``Nat.cast``...) in the term, so no other function prints
-  as a cast;
+* the text reads as the term (:mod:`pysym.lean.reading`): casts, names,
+  arguments the text hides, field notation, the binder chain;
 * a function the parser gives a meaning (:data:`pysym.lean.parse.FUNCTIONS`:
-  ``MoeTheory.choose`` is ``binomial``) appears in the term under that name,
-  and the project proves the equations that determine it
-  (:data:`PINS`, checked by :func:`pin_problems` over all statements): the
-  name alone says nothing about the definition behind it.
+  ``MoeTheory.choose`` is ``binomial``) is pinned: the project proves the
+  equations that determine it (:data:`PINS`, checked by :func:`pin_problems`
+  over all statements), since the name alone says nothing about the
+  definition behind it.
 
 A statement with a problem is kept in ``statements.json`` with its problems
 (``meaning``), and :func:`usable_statement` turns it into a refusal that the
@@ -59,9 +58,9 @@ from typing import Mapping
 
 import sympy as sp
 
-from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Proj, Sort, _children
+from pysym.lean.terms import App, Const, ForallE, Lam, MData, Name, Proj, Sort, _children
 
-__all__ = ["STANDARD", "CASTS", "PINS", "type_problems", "constant_problems", "pin_problems", "usable_statement",
+__all__ = ["STANDARD", "PINS", "type_problems", "constant_problems", "pin_problems", "usable_statement",
            "REFUSED"]
 
 # Core constants a statement may use.  Types and logic; the arithmetic and list operations the statements use,
@@ -94,9 +93,6 @@ List.nil List.cons List.length List.map List.sum List.range List.replicate List.
 List.flatMap List.any List.all List.count List.countP List.Nodup List.Pairwise List.Perm
 Option.none Option.some Prod.fst Prod.snd Prod.mk Subtype.val
 """.split())
-
-# standard casts: each prints as `↑x` (the parser reads it as `x`)
-CASTS = frozenset({"Nat.cast", "NatCast.natCast", "Int.cast", "IntCast.intCast"})
 
 # the equations that determine each function the parser gives a meaning, by meaning: ((binders, lhs, rhs) with
 # `F` for the function); a function is pinned when, for each equation, a statement whose own meaning is sound
@@ -160,33 +156,6 @@ def _nodes(e):
         x = stack.pop()
         yield x
         stack.extend(_children(x))
-
-
-def _spine_count(e, heads: frozenset) -> int:
-    """How many applications in ``e`` have a head in ``heads`` and at least three arguments."""
-    memo: dict[int, int] = {}
-
-    def count(x) -> int:
-        k = id(x)
-        if k in memo:
-            return memo[k]
-        n = sum(count(c) for c in _children(x))
-        if isinstance(x, App):
-            args, h = 0, x
-            while isinstance(h, App):
-                h, args = h.fn, args + 1
-            # a spine counts once, at the App that completes its third argument (an over-applied cast's outer
-            # Apps have a fn with three arguments already)
-            if isinstance(h, Const) and str(h.name) in heads and args >= 3:
-                inner, f = 0, x.fn
-                while isinstance(f, App):
-                    f, inner = f.fn, inner + 1
-                if inner < 3:
-                    n += 1
-        memo[k] = n
-        return n
-
-    return count(e)
 
 
 class _Project:
@@ -259,10 +228,8 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
                   ) -> list[str]:
     """Why the statement ``text`` (as ``#check`` printed it) may not mean what it says, judged on
     ``type_expr``, its type as Lean compiled it; ``constants``: the project's constants by real name."""
-    from pysym.lean.parse import FUNCTIONS
-
     project = project or _Project(constants)
-    problems, unknown, ours, seen = [], set(), set(), set()
+    problems, unknown, seen = [], set(), set()
     proj = False
     for x in _nodes(type_expr):
         if isinstance(x, Proj):
@@ -271,7 +238,6 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
             seen.add(x.name)
             if x.name in constants:
                 problems.extend(project.problems(x.name))
-                ours.add(_user(x.name))
             elif str(x.name) not in STANDARD:
                 unknown.add(str(x.name))
     if unknown:
@@ -283,272 +249,10 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
     if proj:
         problems.append("its compiled type takes a structure apart directly (a `proj` node), which the printed "
                         "statement does not show")
-    arrows, casts = text.count("↑"), _spine_count(type_expr, CASTS)
-    if arrows != casts:
-        problems.append(f"it prints {arrows} coercion arrow(s) `↑` but its compiled type has {casts} standard "
-                        "cast(s): another function prints as a cast")
-    for name in FUNCTIONS:
-        if re.search(rf"(?<![\w.'!?]){re.escape(name)}(?![\w'!?])", text) and name not in ours \
-                and name not in {str(c) for c in seen}:
-            problems.append(f"it prints `{name}`, which its compiled type does not use")
-    problems.extend(_function_problems(type_expr, constants))
-    problems.extend(_name_problems(type_expr, seen))
-    problems.extend(_hidden_argument_problems(type_expr, constants))
-    problems.extend(_binder_problems(type_expr, constants, text))
+    from pysym.lean.reading import reading_problems
+
+    problems.extend(reading_problems(type_expr, constants, text, seen))
     return sorted(set(problems))
-
-
-# core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
-PROPOSITIONS = frozenset("Eq Ne LE.le LT.lt GE.ge GT.gt And Or Not Iff True False Exists Membership.mem "
-                         "List.Nodup List.Pairwise List.Perm".split())
-TYPES = frozenset("Nat Int Rat Bool List Option Prod Subtype Unit PUnit Decidable DecidableEq DecidablePred "
-                  "DecidableRel".split())
-
-
-def _binder_problems(type_expr, constants, text: str) -> list[str]:
-    """The chain of `∀` and `→` the parser splits into binders, hypotheses and a conclusion, checked on the
-    compiled type: a proof binder the text shows as a binder (`∀ {h : P}`, `∀ (h : P), ... h ...`) would lose
-    its hypothesis; two binders of one name would be merged into one variable; and a binder the text types as a
-    number (`Nat`, `ℚ`, ...) must be of exactly that core type (a project `abbrev ℚ := Nat` is not `Rat`)."""
-    from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
-
-    problems, names, ctx, binders = [], [], [], []
-    e = type_expr
-    while isinstance(e, (ForallE, MData)):
-        if isinstance(e, MData):
-            e = e.expr
-            continue
-        name = str(e.binder_name)
-        if e.binder_info != "default" or _depends(e.body, 0):  # printed as a binder, not as `P →`
-            names.append(name)
-            binders.append((name, e.binder_type))
-            if _proposition(e.binder_type, ctx, constants) is not False:
-                problems.append(f"its binder `{name}` may be a proof of a hypothesis, which the text shows as a "
-                                "binder and the parser would not read as a hypothesis")
-        ctx.append(e.binder_type)
-        e = e.body
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        problems.append(f"it binds {', '.join(f'`{n}`' for n in twice)} twice, and the parser would merge them")
-    try:
-        printed = parse_statement(text).binders
-    except (LeanParseError, ValueError, TypeError):
-        printed = {}
-    for name, ty in binders:
-        numeric = NUMERIC_TYPES.get((printed.get(name) or "").strip())
-        if numeric and not (isinstance(ty, Const) and str(ty.name) == numeric):
-            problems.append(f"its binder `{name}` is printed with the type `{printed[name]}` but is not of the core "
-                            f"type {numeric}")
-    return problems
-
-
-def _depends(e, depth: int) -> bool:
-    """Whether ``e`` mentions the bound variable ``depth`` binders out."""
-    if isinstance(e, BVar):
-        return e.index == depth
-    if isinstance(e, (ForallE, Lam)):
-        return _depends(e.binder_type, depth) or _depends(e.body, depth + 1)
-    if isinstance(e, LetE):
-        return _depends(e.type, depth) or _depends(e.value, depth) or _depends(e.body, depth + 1)
-    return any(_depends(c, depth) for c in _children(e))
-
-
-def _proposition(t, ctx: list, constants) -> "bool | None":
-    """Whether the type ``t`` (under binders of types ``ctx``, outermost first) is a proposition: ``True``,
-    ``False`` (a type: its values are data), or ``None`` when that cannot be told without type inference."""
-    while isinstance(t, MData):
-        t = t.expr
-    if isinstance(t, Sort):
-        return False
-    if isinstance(t, ForallE):
-        return _proposition(t.body, ctx + [t.binder_type], constants)
-    head, args = t, 0
-    while isinstance(head, (App, MData)):
-        if isinstance(head, App):
-            head, args = head.fn, args + 1
-        else:
-            head = head.expr
-    if isinstance(head, Const):
-        if str(head.name) in PROPOSITIONS:
-            return True
-        if str(head.name) in TYPES and head.name not in constants:
-            return False
-        info = constants.get(head.name)
-        if info is None:
-            return None
-        kind_type = info.type
-    elif isinstance(head, BVar) and head.index < len(ctx):
-        kind_type = ctx[-1 - head.index]
-    else:
-        return None
-    binders = 0
-    while isinstance(kind_type, (ForallE, MData)):
-        if isinstance(kind_type, ForallE):
-            kind_type, binders = kind_type.body, binders + 1
-        else:
-            kind_type = kind_type.expr
-    if binders != args or not isinstance(kind_type, Sort):
-        return None
-    return _is_prop(kind_type)
-
-
-def _hidden_argument_problems(type_expr, constants) -> list[str]:
-    """Two applications in one statement that may print alike but differ in what the text does not show: the
-    symbolic layer, which names an opaque term by its text, would take them for one term.  An implicit
-    argument, an instance, a type or a universe level is not printed (`@g Nat = 1 → @g Bool = 0` prints as
-    `g = 1 → g = 0`), and field notation prints `T.f x` as `x.f` whatever `T` is (`Nat.succ (a + b)` and
-    `RtM.succ (a + b)`, with `abbrev RtM := Nat`, both print as `(a + b).succ`).  So each application is
-    compared by a coarse form of its text (the head's last name component; for a project function its explicit
-    arguments, for a core one every argument that is not a type or an instance) against its whole term; coarser
-    than the text, never finer, so whatever prints alike is compared.  Bound variables are compared by name, as
-    the parser reads them (a name bound twice in the chain the parser splits is refused by
-    :func:`_binder_problems`; inside a nested `∀` the whole proposition is one opaque term)."""
-    variants: dict[str, set[str]] = {}
-    binders = [0]
-    signatures: dict[Name, list[str]] = {}
-
-    def infos(name: Name) -> list[str]:
-        if name not in signatures:
-            t, out = constants[name].type, []
-            while isinstance(t, (ForallE, MData)):
-                if isinstance(t, ForallE):
-                    out.append(t.binder_info)
-                    t = t.body
-                else:
-                    t = t.expr
-            signatures[name] = out
-        return signatures[name]
-
-    def hidden(arg, ctx) -> bool:
-        """Whether ``arg`` may be left out of the text: a type, an instance, a type variable."""
-        while isinstance(arg, MData):
-            arg = arg.expr
-        if isinstance(arg, Sort):
-            return True
-        head = _head(arg)
-        if isinstance(head, BVar):
-            return head.index < len(ctx) and isinstance(ctx[-1 - head.index][2], Sort)
-        if not isinstance(head, Const):
-            return False
-        name = str(head.name)
-        if head.name in constants:
-            target = _strip(constants[head.name].type)
-            return isinstance(target, Sort) and not _is_prop(target)  # a type of the project (not a predicate)
-        last = name.rsplit(".", 1)[-1]
-        return name in TYPES or last.startswith("inst") or name in STANDARD and not last[:1].islower()
-
-    def go(e, ctx: tuple, record: bool = True) -> tuple[str, str]:
-        if isinstance(e, MData):
-            return go(e.expr, ctx, record)
-        if isinstance(e, BVar):
-            name = ctx[-1 - e.index][0] if e.index < len(ctx) else "?"
-            return name, name  # two binders of one name are refused by _binder_problems
-        if isinstance(e, Const):
-            return _user(e.name).rsplit(".", 1)[-1], f"{e.name}.{{{e.levels!r}}}"
-        if isinstance(e, (ForallE, Lam)):
-            binders[0] += 1
-            tp, tf = go(e.binder_type, ctx, record)
-            bp, bf = go(e.body, ctx + ((str(e.binder_name), binders[0], e.binder_type),), record)
-            return f"(∀ {e.binder_name} : {tp}, {bp})", f"(∀ {e.binder_name} : {tf}, {bf})"
-        if isinstance(e, LetE):
-            binders[0] += 1
-            parts = [go(e.type, ctx, record), go(e.value, ctx, record),
-                     go(e.body, ctx + ((str(e.name), binders[0], e.type),), record)]
-            return "(let " + " ".join(p for p, _ in parts) + ")", "(let " + " ".join(f for _, f in parts) + ")"
-        if isinstance(e, App):
-            head, args = e, []
-            while isinstance(head, App):
-                args.append(head.arg)
-                head = head.fn
-            args.reverse()
-            hp, hf = go(head, ctx, record)
-            if isinstance(head, Const) and head.name in constants:
-                shown = infos(head.name)
-                shown = [bi == "default" for bi in shown] + [True] * (len(args) - len(shown))
-            else:
-                shown = [not hidden(a, ctx) for a in args]
-            # what sits in an argument the text does not show is not printed at all: not compared
-            rendered = [go(a, ctx, record and keep) for a, keep in zip(args, shown)]
-            printed = f"({hp} " + " ".join(p for (p, _), keep in zip(rendered, shown) if keep) + ")"
-            full = f"({hf} " + " ".join(f for _, f in rendered) + ")"
-            if record and not hidden(e, ctx):  # a term the text names (types and instances are not named)
-                variants.setdefault(printed, set()).add(full)
-            return printed, full
-        text = repr(e)
-        return text, text
-
-    go(type_expr, ())
-    return [f"two applications of `{p.split()[0][1:]}` may print alike (as `{p}`) but differ in what the text "
-            "does not show (an implicit argument, an instance, a type, a universe level, or the namespace of a "
-            "field)" for p, fulls in sorted(variants.items()) if len(fulls) > 1]
-
-
-def _arity(name: str) -> int:
-    from pysym.lean.parse import FUNCTIONS
-
-    return len(PINS[FUNCTIONS[name].__name__][-1][0])  # the last equation binds every argument
-
-
-def _function_problems(type_expr, constants) -> list[str]:
-    """A function given a meaning must be exactly ``Nat → ... → Nat`` with explicit arguments (nothing hidden
-    that the printed text would not show), and applied to all of them wherever the term uses it."""
-    from pysym.lean.parse import FUNCTIONS
-
-    problems = []
-    heads: dict[str, int] = {}
-    for x in _nodes(type_expr):
-        if isinstance(x, App):
-            h, args = x, 0
-            while isinstance(h, App):
-                h, args = h.fn, args + 1
-            if isinstance(h, Const) and _user(h.name) in FUNCTIONS and args == _arity(_user(h.name)):
-                f = x.fn
-                inner = 0
-                while isinstance(f, App):
-                    f, inner = f.fn, inner + 1
-                if inner == args - 1:
-                    heads[_user(h.name)] = heads.get(_user(h.name), 0) + 1
-    uses: dict[str, int] = {}
-    for x in _nodes(type_expr):
-        if isinstance(x, Const) and _user(x.name) in FUNCTIONS:
-            uses[_user(x.name)] = uses.get(_user(x.name), 0) + 1
-            info = constants.get(x.name)
-            t, n = (info.type if info is not None else None), 0
-            while isinstance(t, ForallE) and t.binder_info == "default" and t.binder_type == Const(Name.of("Nat"), ()):
-                t, n = t.body, n + 1
-            if t != Const(Name.of("Nat"), ()) or n != _arity(_user(x.name)):
-                problems.append(f"`{_user(x.name)}` is not a function of {_arity(_user(x.name))} explicit natural "
-                                "number(s) returning a natural number, so its printed form can hide what it is "
-                                "applied to")
-    for name, n in uses.items():
-        if heads.get(name, 0) != n:
-            problems.append(f"`{name}` is used without all of its {_arity(name)} argument(s)")
-    return problems
-
-
-def _name_problems(type_expr, seen) -> list[str]:
-    """Names that can make the printed text misread: a binder named like the first part of a constant's name
-    (a constant `n.succ` prints as `n.succ`, like the field `succ` of a binder `n`), and anything named like a
-    namespace of a function given a meaning (a constant or binder `MoeTheory` prints `MoeTheory.choose 3 1`
-    for its field `choose`)."""
-    from pysym.lean.parse import FUNCTIONS
-
-    binders = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
-    binders |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
-    names = {_user(c) for c in seen}
-    prefixes = {".".join(k.split(".")[:i]) for k in FUNCTIONS for i in range(1, k.count(".") + 1)}
-    problems = []
-    for b in sorted(binders):
-        clash = sorted(n for n in names if n.split(".")[0] == b and "." in n)
-        if clash:
-            problems.append(f"its binder `{b}` has the name of the first part of `{clash[0]}`, so the printed "
-                            f"`{clash[0]}` could be read as a field of `{b}`")
-        if b in prefixes:
-            problems.append(f"its binder `{b}` is named like the namespace of `{b}.…`, whose functions have a "
-                            "meaning")
-    for n in sorted(names & prefixes):
-        problems.append(f"it uses a constant named `{n}`, like the namespace of functions that have a meaning")
-    return problems
 
 
 def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[str, str]) -> dict[str, list[str]]:
