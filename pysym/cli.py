@@ -320,22 +320,26 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_statements(args) -> int:
-    from pysym.lean.statements import extract_statements
+    from pysym.lean.statements import entries, extract_statements
 
     ws = _workspace(args)
     result = _run_check(args, ws)
     if not result.ok:
         _report_check(result, stream=sys.stderr)
     found = extract_statements(ws.library, args.names, result=result, build=ws.build)
+    info = entries(result)  # the printed statement and the problems of its meaning (empty: trusted)
     if args.json:
-        print(json.dumps({name: {"statement": stmt, "axioms": result.axioms.get(name)}
-                          for name, stmt in found.items()}, indent=2, ensure_ascii=False))
+        print(json.dumps({name: {"statement": info[name]["statement"], "axioms": result.axioms.get(name),
+                                 "meaning": info[name]["meaning"]}
+                          for name in found}, indent=2, ensure_ascii=False))
     else:
-        for name, stmt in found.items():
-            print(f"{name} : {stmt}")
+        for name in found:
+            print(f"{name} : {info[name]['statement']}")
             axioms = result.axioms.get(name)
             if axioms is not None:
                 print(f"  -- axioms: {', '.join(axioms) if axioms else 'none'}")
+            if info[name]["meaning"]:
+                print(f"  -- not trusted as a premise: {'; '.join(info[name]['meaning'])}")
     return 0
 
 

@@ -359,10 +359,13 @@ def test_cli_works_from_another_directory(real_check, tmp_path):
     package was installed from, read-only (its check is the base in the user cache that
     real_check built: no Lean run), and the outputs go to ./build/, never into the checkout."""
     status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
-    out = moe("lean", "statements", "choose_le_pow", cwd=tmp_path)
+    out = moe("lean", "statements", "choose_le_pow", "choose_symm", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines() == ["MoeTheory.choose_le_pow : ∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k",
-                                               "  -- axioms: none"]
+    lines = out.stdout.strip().splitlines()
+    assert lines[:2] == ["MoeTheory.choose_le_pow : ∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k", "  -- axioms: none"]
+    # a statement the symbolic layer does not start from (Nat subtraction truncates) says so, and why
+    assert lines[2].startswith("MoeTheory.choose_symm : ∀ {n k : Nat}, k ≤ n → MoeTheory.choose n (n - k) =")
+    assert lines[4].startswith("  -- not trusted as a premise: it uses `instSubNat`")
     data = json.loads((tmp_path / "build" / "lean" / "statements.json").read_text())
     assert data["statements"]["MoeTheory.choose_le_pow"]["path"] == "MoeTheory/Choose.lean"
     assert json.loads((tmp_path / "build" / "lean" / "check.json").read_text())["ok"]
