@@ -352,3 +352,23 @@ def test_field_notation_cannot_make_two_functions_print_alike():
         "HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"), plus(NAT, BVar(1), BVar(0)), num(1))),
         "default"), "default")
     assert type_problems(honest, ours, "∀ (a b : Nat), (a + b).succ = a + b + 1") == []
+
+
+def test_two_functions_of_one_last_name_in_different_statements_are_refused():
+    # `Nat.succ (a + b)` in one theorem and `RtM.succ (a + b)` in another both print `(a + b).succ`: a derivation
+    # naming that term in both premises would take two functions for one
+    from pysym.lean.meaning import statement_problems
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    rtm = app("RtM.succ", BVar(0))
+    ours = project(RtM=("defn", TYPE, NAT), RtM__succ=("defn", ForallE(Name.of("m"), const("RtM"), NAT, "default")))
+    ours.update([theorem("A.nat", ForallE(Name.of("a"), NAT, app("Eq", NAT, app("Nat.succ", BVar(0)), BVar(0)),
+                                          "default")),
+                 theorem("A.rtm", ForallE(Name.of("a"), NAT, app("Eq", NAT, rtm, BVar(0)), "default"))])
+    texts = {"A.nat": "∀ (a : Nat), a.succ = a", "A.rtm": "∀ (a : Nat), a.succ = a"}
+    found = statement_problems(["A.nat", "A.rtm"], ours, texts, ["A.nat", "A.rtm"])
+    assert all(any("may both print as the field `.succ`" in p for p in found[n]) for n in texts), found
+    alone = statement_problems(["A.nat"], {k: v for k, v in ours.items() if str(k) != "A.rtm"}, texts, ["A.nat"])
+    assert not any("field" in p for p in alone["A.nat"]), alone

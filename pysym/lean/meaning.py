@@ -255,9 +255,14 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
     return sorted(set(problems))
 
 
-def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[str, str]) -> dict[str, list[str]]:
+def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[str, str],
+                       declared=()) -> dict[str, list[str]]:
     """``{theorem: problems}`` for the theorems ``names`` (user names), judged on their compiled types in
-    ``constants`` (the project's constants by real name); ``texts``: their printed statements."""
+    ``constants`` (the project's constants by real name); ``texts``: their printed statements.  ``declared``:
+    every theorem the sources declare (user names, those of a base included), whose statements a derivation
+    may combine with these (:func:`pysym.lean.reading.field_clashes`)."""
+    from pysym.lean.reading import field_clashes
+
     by_user = {}
     for real in constants:
         by_user.setdefault(_user(real), real)
@@ -269,6 +274,12 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
             out[name] = ["its compiled form was not found in what Lean wrote"]
             continue
         out[name] = type_problems(constants[real].type, constants, texts.get(name, ""), project)
+    others = [constants[by_user[n]].type for n in set(declared) | set(names)
+              if n in by_user and constants[by_user[n]].kind == "thm"]
+    clashes = field_clashes(others)
+    for name in names:
+        if name in out and by_user.get(name) is not None and constants[by_user[name]].kind == "thm":
+            out[name] = sorted(set(out[name]) | set(field_clashes([constants[by_user[name]].type], clashes)))
     return out
 
 

@@ -70,9 +70,10 @@ def _owner(name: str, where: Mapping[str, tuple]) -> str:
     return name
 
 
-def statement_meanings(oleans: list[Path], statements: Mapping[str, dict]) -> dict[str, list[str]]:
+def statement_meanings(oleans: list[Path], statements: Mapping[str, dict], declared=()) -> dict[str, list[str]]:
     """``{theorem: problems}``: whether each printed statement means what it
-    says, judged on its type in the ``.olean`` files (:mod:`pysym.lean.meaning`)."""
+    says, judged on its type in the ``.olean`` files (:mod:`pysym.lean.meaning`);
+    ``declared``: every theorem of the tree."""
     from pysym.lean.compacted import OleanError
     from pysym.lean.meaning import statement_problems
     from pysym.lean.olean import read_olean
@@ -84,7 +85,8 @@ def statement_meanings(oleans: list[Path], statements: Mapping[str, dict]) -> di
     except (OleanError, OSError) as exc:
         return {n: [f"cannot read what Lean wrote ({exc}), so whether the printed statement means what it says "
                     "was not checked"] for n in statements}
-    return statement_problems(list(statements), constants, {n: i["statement"] for n, i in statements.items()})
+    return statement_problems(list(statements), constants, {n: i["statement"] for n, i in statements.items()},
+                              declared)
 
 
 def declaration_uses(oleans: list[Path], declared: set[str]) -> dict[str, list[str]]:

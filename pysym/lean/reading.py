@@ -23,7 +23,7 @@ import re
 from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _strip, _user
 from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Sort, _children
 
-__all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems"]
+__all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes"]
 
 # standard casts: each prints as `↑x` (the parser reads it as `x`)
 CASTS = frozenset({"Nat.cast", "NatCast.natCast", "Int.cast", "IntCast.intCast"})
@@ -327,4 +327,32 @@ def _name_problems(type_expr, seen) -> list[str]:
                             "meaning")
     for n in sorted(names & prefixes):
         problems.append(f"it uses a constant named `{n}`, like the namespace of functions that have a meaning")
+    return problems
+
+
+def field_clashes(types, names: "dict[str, set[str]] | None" = None):
+    """Across statements: two functions with the same last name (`Nat.succ`, `RtM.succ`) both print as the
+    field `x.succ`, so a derivation that names `(a + b).succ` in two premises would take two different terms
+    for one.  Without ``names``: ``{last name: {full names}}`` of the functions applied in ``types``.  With it
+    (what that call returned for every statement that may be combined): the problems of ``types``, one per
+    function applied there whose last name another function shares."""
+    found: dict[str, set[str]] = {}
+    for t in types:
+        for x in _nodes(t):
+            if isinstance(x, App):
+                h = x
+                while isinstance(h, App):
+                    h = h.fn
+                if isinstance(h, Const):
+                    full = _user(h.name)
+                    found.setdefault(full.rsplit(".", 1)[-1], set()).add(full)
+    if names is None:
+        return found
+    problems = []
+    for last, fulls in sorted(found.items()):
+        others = sorted(names.get(last, set()) - fulls)
+        for full in sorted(fulls):
+            if others:
+                problems.append(f"`{full}` and `{others[0]}` (in another statement of the project) may both print "
+                                f"as the field `.{last}`, and would be read as one function")
     return problems

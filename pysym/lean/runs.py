@@ -123,7 +123,7 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
                                                   set(tree.where)).items() if d in declared}
         if audit and len(audit) > 1:
             problems.extend(name_clashes(audit, tree.where))
-        meanings = statement_meanings(list((audit or {olean.stem: olean}).values()), statements)
+        meanings = statement_meanings(list((audit or {olean.stem: olean}).values()), statements, tree.theorems)
     else:
         meanings = {n: [NOT_READ] for n in statements}
     for name, info in statements.items():
