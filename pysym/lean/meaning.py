@@ -274,12 +274,20 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
             out[name] = ["its compiled form was not found in what Lean wrote"]
             continue
         out[name] = type_problems(constants[real].type, constants, texts.get(name, ""), project)
+    def is_type(namespace: str) -> bool:  # a type of the project (an inductive type or an alias), not a predicate
+        real = by_user.get(namespace)
+        if real is None:
+            return False
+        target = _strip(constants[real].type)
+        return isinstance(target, Sort) and not _is_prop(target)
+
     others = [constants[by_user[n]].type for n in set(declared) | set(names)
               if n in by_user and constants[by_user[n]].kind == "thm"]
-    clashes = field_clashes(others)
+    clashes = field_clashes(others, is_type=is_type)
     for name in names:
         if name in out and by_user.get(name) is not None and constants[by_user[name]].kind == "thm":
-            out[name] = sorted(set(out[name]) | set(field_clashes([constants[by_user[name]].type], clashes)))
+            out[name] = sorted(set(out[name]) | set(field_clashes([constants[by_user[name]].type], clashes,
+                                                                  is_type)))
     return out
 
 

@@ -330,12 +330,13 @@ def _name_problems(type_expr, seen) -> list[str]:
     return problems
 
 
-def field_clashes(types, names: "dict[str, set[str]] | None" = None):
-    """Across statements: two functions with the same last name (`Nat.succ`, `RtM.succ`) both print as the
-    field `x.succ`, so a derivation that names `(a + b).succ` in two premises would take two different terms
-    for one.  Without ``names``: ``{last name: {full names}}`` of the functions applied in ``types``.  With it
-    (what that call returned for every statement that may be combined): the problems of ``types``, one per
-    function applied there whose last name another function shares."""
+def field_clashes(types, names: "dict[str, set[str]] | None" = None, is_type=lambda name: False):
+    """Across statements: two functions with the same last name in the namespace of a type (`Nat.succ`,
+    `RtM.succ` with `abbrev RtM := Nat`) both print as the field `x.succ`, so a derivation that names
+    `(a + b).succ` in two premises would take two different terms for one.  Without ``names``: ``{last name:
+    {full names}}`` of such functions applied in ``types`` (``is_type(namespace)``: whether a name is a type of
+    the project; the core types are known).  With it (what that call returned for every statement that may be
+    combined): the problems of ``types``, one per such function whose last name another one shares."""
     found: dict[str, set[str]] = {}
     for t in types:
         for x in _nodes(t):
@@ -345,7 +346,9 @@ def field_clashes(types, names: "dict[str, set[str]] | None" = None):
                     h = h.fn
                 if isinstance(h, Const):
                     full = _user(h.name)
-                    found.setdefault(full.rsplit(".", 1)[-1], set()).add(full)
+                    namespace, _, last = full.rpartition(".")
+                    if namespace in TYPES or is_type(namespace):  # only these can print as a field `x.last`
+                        found.setdefault(last, set()).add(full)
     if names is None:
         return found
     problems = []
