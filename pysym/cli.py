@@ -326,8 +326,8 @@ def _cmd_statements(args) -> int:
     result = _run_check(args, ws)
     if not result.ok:
         _report_check(result, stream=sys.stderr)
-    found = extract_statements(ws.library, args.names, result=result, build=ws.build)
     info = entries(result)  # the printed statement and the problems of its meaning (empty: trusted)
+    found = extract_statements(ws.library, args.names, result=result, build=ws.build, found=info)
     if args.json:
         print(json.dumps({name: {"statement": info[name]["statement"], "axioms": result.axioms.get(name),
                                  "meaning": info[name]["meaning"]}
@@ -375,15 +375,16 @@ def _statements_for(args, ws, result=None, *, rerun: bool | None = None) -> dict
     """The Lean statements, after a (cached) check; a failing check is an
     error, and a statement whose meaning failed its check is the refusal the
     parser reports (:func:`pysym.lean.statements.usable_statements`)."""
-    from pysym.lean.statements import usable_statements, write_statements
+    from pysym.lean.statements import entries, usable_statements, write_statements
 
     result = result or _run_check(args, ws, rerun=rerun)
     if not result.ok:
         _report_check(result, stream=sys.stderr)
         raise UserError("the Lean check failed, so nothing can start from its statements; fix the problems "
                         "above (`moe-theory lean check`)", exit_code=1)
-    write_statements(result, ws.build)
-    return usable_statements(result)
+    found = entries(result)
+    write_statements(result, ws.build, found)
+    return usable_statements(result, found)
 
 
 def _library(root: Path, result):

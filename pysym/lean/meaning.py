@@ -143,6 +143,18 @@ def _strip(e):
             return e
 
 
+def _spine(e) -> tuple:
+    """``(head, [arguments])`` of an application (``(e, [])`` for anything else)."""
+    args = []
+    while isinstance(e, (App, MData)):
+        if isinstance(e, App):
+            args.append(e.arg)
+            e = e.fn
+        else:
+            e = e.expr
+    return e, args[::-1]
+
+
 def _head(e):
     while isinstance(e, (App, MData)):
         e = e.fn if isinstance(e, App) else e.expr

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _strip, _user
+from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _spine, _strip, _user
 from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Sort, _children
 
 __all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes"]
@@ -35,7 +35,7 @@ def reading_problems(type_expr, constants, text: str, seen) -> list[str]:
     from pysym.lean.parse import FUNCTIONS
 
     problems = []
-    arrows, casts = text.count("↑"), _spine_count(type_expr, CASTS)
+    arrows, casts = text.count("↑"), _applications(type_expr, CASTS, 3, str)  # core casts by their kernel names
     if arrows != casts:
         problems.append(f"it prints {arrows} coercion arrow(s) `↑` but its compiled type has {casts} standard "
                         "cast(s): another function prints as a cast")
@@ -50,31 +50,12 @@ def reading_problems(type_expr, constants, text: str, seen) -> list[str]:
     return problems
 
 
-def _spine_count(e, heads: frozenset) -> int:
-    """How many applications in ``e`` have a head in ``heads`` and at least three arguments."""
-    memo: dict[int, int] = {}
-
-    def count(x) -> int:
-        k = id(x)
-        if k in memo:
-            return memo[k]
-        n = sum(count(c) for c in _children(x))
-        if isinstance(x, App):
-            args, h = 0, x
-            while isinstance(h, App):
-                h, args = h.fn, args + 1
-            # a spine counts once, at the App that completes its third argument (an over-applied cast's outer
-            # Apps have a fn with three arguments already)
-            if isinstance(h, Const) and str(h.name) in heads and args >= 3:
-                inner, f = 0, x.fn
-                while isinstance(f, App):
-                    f, inner = f.fn, inner + 1
-                if inner < 3:
-                    n += 1
-        memo[k] = n
-        return n
-
-    return count(e)
+def _applications(e, heads, arity, name=_user) -> int:
+    """How many applications in ``e`` have a head whose ``name`` (default: as written, private prefix removed;
+    ``str``: the kernel's name) is in ``heads`` and exactly ``arity`` arguments (an over-applied one counts
+    once: its ``arity``-argument part is a node of its own)."""
+    return sum(1 for x in _nodes(e) if isinstance(x, App) and len(_spine(x)[1]) == arity
+               and isinstance(h := _spine(x)[0], Const) and name(h.name) in heads)
 
 
 # core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
@@ -274,19 +255,6 @@ def _function_problems(type_expr, constants) -> list[str]:
     from pysym.lean.parse import FUNCTIONS
 
     problems = []
-    heads: dict[str, int] = {}
-    for x in _nodes(type_expr):
-        if isinstance(x, App):
-            h, args = x, 0
-            while isinstance(h, App):
-                h, args = h.fn, args + 1
-            if isinstance(h, Const) and _user(h.name) in FUNCTIONS and args == _arity(_user(h.name)):
-                f = x.fn
-                inner = 0
-                while isinstance(f, App):
-                    f, inner = f.fn, inner + 1
-                if inner == args - 1:
-                    heads[_user(h.name)] = heads.get(_user(h.name), 0) + 1
     uses: dict[str, int] = {}
     for x in _nodes(type_expr):
         if isinstance(x, Const) and _user(x.name) in FUNCTIONS:
@@ -300,7 +268,7 @@ def _function_problems(type_expr, constants) -> list[str]:
                                 "number(s) returning a natural number, so its printed form can hide what it is "
                                 "applied to")
     for name, n in uses.items():
-        if heads.get(name, 0) != n:
+        if _applications(type_expr, {name}, _arity(name)) != n:
             problems.append(f"`{name}` is used without all of its {_arity(name)} argument(s)")
     return problems
 

@@ -95,21 +95,22 @@ def entries(result: CheckResult) -> dict[str, dict]:
     return statements
 
 
-def usable_statements(result: CheckResult) -> dict[str, str]:
+def usable_statements(result: CheckResult, found: dict | None = None) -> dict[str, str]:
     """``{theorem: statement}`` for what starts from Lean (derivations, ``premise`` claims): each statement as
     printed, or, when its meaning failed its check, the refusal the parser reports
-    (:func:`pysym.lean.meaning.usable_statement`)."""
+    (:func:`pysym.lean.meaning.usable_statement`).  ``found``: :func:`entries` of ``result``, when a caller
+    has it already (the pins are checked once per command)."""
     from pysym.lean.meaning import usable_statement
 
-    return {name: usable_statement(info) for name, info in entries(result).items()}
+    return {name: usable_statement(info) for name, info in (found or entries(result)).items()}
 
 
-def write_statements(result: CheckResult, build: Path) -> Path:
+def write_statements(result: CheckResult, build: Path, found: dict | None = None) -> Path:
     """Write every theorem's statement to ``build/lean/statements.json``,
     with its axioms and the problems of its meaning (``meaning``: the
     compiled type's, and the functions it prints that the project does not
     pin down: :func:`pysym.lean.meaning.pin_problems`)."""
-    statements = entries(result)
+    statements = found or entries(result)
     data = {
         "toolchain": result.toolchain,
         "axioms_note": AXIOMS_NOTE,
@@ -128,6 +129,7 @@ def extract_statements(
     progress: Progress | None = None,
     result: CheckResult | None = None,
     build: Path | None = None,
+    found: dict | None = None,
 ) -> dict[str, str]:
     """``{full name: elaborated statement}`` for ``names`` (default: the
     exported theorems), checking the tree first (cached); a statement whose
@@ -138,7 +140,8 @@ def extract_statements(
     if not result.ok:
         raise UserError("the Lean check failed, so no statements were extracted; "
                         "run `moe-theory lean check` and fix the problems it lists", exit_code=1)
-    write_statements(result, build)
+    found = found or entries(result)
+    write_statements(result, build, found)
     wanted = resolve_names(list(names) if names else list(EXPORTS), sorted(result.statements))
-    found = usable_statements(result)
-    return {n: found[n] for n in wanted}
+    usable = usable_statements(result, found)
+    return {n: usable[n] for n in wanted}
