@@ -214,6 +214,14 @@ theorem by_field_namespace (a b : Nat) :
   show a + b + 2 = Nat.succ (a + b) + 1
   omega
 
+/- One term in two theorems, applied to different hidden arguments: `@hidden 1` and `@hidden 0` both print
+`Spoof.hidden` (a derivation naming it in both would conclude `1 = 0`). -/
+def hidden {k : Nat} : Nat := k
+theorem by_hidden_one : @hidden 1 = 1 := rfl
+theorem by_hidden_zero : @hidden 0 = 0 := rfl
+/- The hidden argument is the bound `n`: read as one term `Spoof.hidden`, it would equal every `n`. -/
+theorem by_hidden_value : ∀ (n : Nat), @hidden n = n := fun _ => rfl
+
 end Spoof
 """
 
@@ -225,7 +233,9 @@ SPOOFS = {"Spoof.by_local_instance": "∀ (n : Nat), n + 1 ≤ n", "Spoof.by_inl
           "Spoof.by_implicit_hypothesis": "∀ (n : Nat) {h : n + 1 ≤ n}, n + 1 ≤ n",
           "Spoof.by_shadowing": "∀ (n : Nat), n * 2 = 1 → ∀ (n : Rat), n = 7",
           "Spoof.by_alias_type": "∀ (x : ℚ), x * 2 ≠ 1",
-          "Spoof.by_field_namespace": "∀ (a b : Nat), (a + b).succ = (a + b).succ + 1"}
+          "Spoof.by_field_namespace": "∀ (a b : Nat), (a + b).succ = (a + b).succ + 1",
+          "Spoof.by_hidden_one": "Spoof.hidden = 1", "Spoof.by_hidden_zero": "Spoof.hidden = 0",
+          "Spoof.by_hidden_value": "∀ (n : Nat), Spoof.hidden = n"}
 
 
 @pytest.fixture(scope="session")

@@ -96,6 +96,9 @@ def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
         assert not r.ok and "not trusted to mean what it prints" in r.detail, (name, r.detail)
     assert any("constant named `MoeTheory`" in p for p in found["Spoof.by_field"]["meaning"])
     assert any("binder `n`" in p for p in found["Spoof.by_dotted_name"]["meaning"])
+    assert any("another statement of the project applies to something the text does not show" in p
+               for p in found["Spoof.by_hidden_one"]["meaning"])
+    assert any("depends on `n`, bound in the statement" in p for p in found["Spoof.by_hidden_value"]["meaning"])
     n, k = Var("n", 50, 60, integer=True), Var("k", 1, 40, integer=True)  # the same statements verify a premise on a trusted theorem
     d = Derivation("d", "t", vars=[n, k], steps=[Premise("p", "MoeTheory.choose_le_pow",
                                                          sp.binomial(n.symbol, k.symbol) <= n.symbol ** k.symbol,
@@ -372,3 +375,85 @@ def test_two_functions_of_one_last_name_in_different_statements_are_refused():
     assert all(any("may both print as the field `.succ`" in p for p in found[n]) for n in texts), found
     alone = statement_problems(["A.nat"], {k: v for k, v in ours.items() if str(k) != "A.rtm"}, texts, ["A.nat"])
     assert not any("field" in p for p in alone["A.nat"]), alone
+
+
+def test_one_opaque_term_applied_to_different_hidden_arguments_in_two_statements_is_refused():
+    # `@g Nat = 1` in one theorem and `@g Bool = 0` in another both print `MoeTheory.g`: a derivation naming that
+    # term in both premises would conclude `1 = 0`
+    from pysym.lean.meaning import statement_problems
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    def g_is(ty, n):
+        return app("Eq", NAT, app("MoeTheory.g", ty), num(n))
+
+    ours = project(MoeTheory__g=("defn", ForallE(Name.of("α"), TYPE, NAT, "implicit")))
+    ours.update([theorem("A.at_nat", g_is(NAT, 1)), theorem("A.at_bool", g_is(const("Bool"), 0)),
+                 theorem("A.again", g_is(NAT, 1))])
+    texts = {"A.at_nat": "MoeTheory.g = 1", "A.at_bool": "MoeTheory.g = 0", "A.again": "MoeTheory.g = 1"}
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert all(any("another statement of the project applies to something the text does not show" in p
+                   for p in found[n]) for n in texts), found
+    # the same term in two statements: nothing to refuse
+    same = {k: v for k, v in ours.items() if str(k) != "A.at_bool"}
+    found = statement_problems(["A.at_nat", "A.again"], same, texts, ["A.at_nat", "A.again"])
+    assert found == {"A.at_nat": [], "A.again": []}, found
+
+
+def test_what_each_theorem_binds_for_itself_does_not_make_two_statements_differ():
+    # a type variable (`X` in one theorem, `β` in another), a universe parameter (`u`, `u_1`) and an instance of a
+    # class whose instances are all equal (`DecidablePred`) are not what a term is: the same term in both
+    from pysym.lean.meaning import statement_problems
+    from pysym.lean.terms import Param
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    def sort(u):  # `Type u`
+        return Sort(Succ(Param(Name.of(u))))
+
+    pred = ForallE(Name.of("x"), BVar(0), PROP, "default")
+    # MoeTheory.p.{u} : {α : Type u} → (A : α → Prop) → [DecidablePred A] → Nat
+    ours = project(MoeTheory__p=("defn", ForallE(Name.of("α"), sort("u"), ForallE(Name.of("A"), pred, ForallE(
+        Name.of("inst"), app("DecidablePred", BVar(1), BVar(0)), NAT, "instImplicit"), "default"), "implicit")))
+
+    def p_of(level, inst):  # `@p.{level} α A inst = 0` under `∀ {α : Type level} (A : α → Prop) [inst : ...]`
+        body = app("Eq", NAT, app(Const(Name.of("MoeTheory.p"), (Param(Name.of(level)),)), BVar(2), BVar(1), inst),
+                   num(0))
+        return ForallE(Name.of(level == "u" and "X" or "β"), sort(level), ForallE(Name.of("A"), ForallE(
+            Name.of("x"), BVar(0), PROP, "default"), ForallE(Name.of("inst"), app("DecidablePred", BVar(1), BVar(0)),
+                                                           body, "instImplicit"), "default"), "implicit")
+
+    ours.update([theorem("A.one", p_of("u", BVar(0))),
+                 theorem("A.two", p_of("u_1", app("Classical.propDecidable", app(BVar(1), BVar(0)))))])
+    texts = {"A.one": "MoeTheory.p A = 0", "A.two": "MoeTheory.p A = 0"}
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert not any("another statement" in p for n in texts for p in found[n]), found
+    # but a type in one and a type variable in the other are two terms
+    closed = ForallE(Name.of("A"), ForallE(Name.of("x"), NAT, PROP, "default"), app(
+        "Eq", NAT, app(Const(Name.of("MoeTheory.p"), (Succ(Zero()),)), NAT, BVar(0),
+                       app("Classical.propDecidable", app(BVar(0), BVar(0)))), num(0)), "default")
+    ours.update([theorem("A.nat", closed)])
+    texts["A.nat"] = "∀ (A : Nat → Prop), MoeTheory.p A = 0"
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert all(any("another statement" in p for p in found[n]) for n in texts), found
+
+
+def test_a_hidden_argument_that_depends_on_a_bound_value_is_refused():
+    # `∀ (n : Nat), @h n = n` prints `∀ (n : Nat), MoeTheory.h = n`: read as one term `h`, it equals every `n`
+    ours = project(MoeTheory__h=("defn", ForallE(Name.of("k"), NAT, NAT, "implicit")),
+                   MoeTheory__Vec=("induct", ForallE(Name.of("k"), NAT, TYPE, "default")),
+                   MoeTheory__len=("defn", ForallE(Name.of("k"), NAT, ForallE(
+                       Name.of("v"), app("MoeTheory.Vec", BVar(0)), NAT, "default"), "implicit")))
+    e = ForallE(Name.of("n"), NAT, app("Eq", NAT, app("MoeTheory.h", BVar(0)), BVar(0)), "default")
+    found = type_problems(e, ours, "∀ (n : Nat), MoeTheory.h = n")
+    assert any("depends on `n`, bound in the statement" in p for p in found), found
+    # `∀ {n} (v : Vec n), @len n v = n`: the hidden `n` is fixed by the type of `v`, which the text shows
+    e = ForallE(Name.of("n"), NAT, ForallE(Name.of("v"), app("MoeTheory.Vec", BVar(0)), app(
+        "Eq", NAT, app("MoeTheory.len", BVar(1), BVar(0)), BVar(1)), "default"), "implicit")
+    assert type_problems(e, ours, "∀ {n : Nat} (v : MoeTheory.Vec n), MoeTheory.len v = n") == []
+    # a hidden type variable is not a value: `∀ {α : Type}, @g α = 0` says `g = 0` at every type
+    ours.update(project(MoeTheory__g=("defn", ForallE(Name.of("α"), TYPE, NAT, "implicit"))))
+    e = ForallE(Name.of("α"), TYPE, app("Eq", NAT, app("MoeTheory.g", BVar(0)), num(0)), "implicit")
+    assert type_problems(e, ours, "∀ {α : Type}, MoeTheory.g = 0") == []

@@ -272,8 +272,9 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
     """``{theorem: problems}`` for the theorems ``names`` (user names), judged on their compiled types in
     ``constants`` (the project's constants by real name); ``texts``: their printed statements.  ``declared``:
     every theorem the sources declare (user names, those of a base included), whose statements a derivation
-    may combine with these (:func:`pysym.lean.reading.field_clashes`)."""
-    from pysym.lean.reading import field_clashes
+    may combine with these (:func:`pysym.lean.reading.field_clashes`,
+    :func:`pysym.lean.reading.opaque_clashes`)."""
+    from pysym.lean.reading import field_clashes, opaque_clashes
 
     by_user = {}
     for real in constants:
@@ -296,10 +297,12 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
     others = [constants[by_user[n]].type for n in set(declared) | set(names)
               if n in by_user and constants[by_user[n]].kind == "thm"]
     clashes = field_clashes(others, is_type=is_type)
+    terms = opaque_clashes(others, constants)
     for name in names:
         if name in out and by_user.get(name) is not None and constants[by_user[name]].kind == "thm":
-            out[name] = sorted(set(out[name]) | set(field_clashes([constants[by_user[name]].type], clashes,
-                                                                  is_type)))
+            own = [constants[by_user[name]].type]
+            out[name] = sorted(set(out[name]) | set(field_clashes(own, clashes, is_type))
+                               | set(opaque_clashes(own, constants, terms)))
     return out
 
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _spine, _strip, _user
-from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Sort, _children
+from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Sort, Succ, _children
 
-__all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes"]
+__all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes", "opaque_clashes"]
 
 # standard casts: each prints as `↑x` (the parser reads it as `x`)
 CASTS = frozenset({"Nat.cast", "NatCast.natCast", "Int.cast", "IntCast.intCast"})
@@ -153,8 +153,45 @@ def _proposition(t, ctx: list, constants) -> "bool | None":
 
 
 def _hidden_argument_problems(type_expr, constants) -> list[str]:
-    """Two applications in one statement that may print alike but differ in what the text does not show: the
-    symbolic layer, which names an opaque term by its text, would take them for one term.  An implicit
+    """Two applications in one statement that may print alike but differ in what the text does not show, and
+    applications of a project function whose hidden arguments depend on a value the statement binds
+    (:func:`_variants`): the symbolic layer, which names an opaque term by its text, would take different
+    terms for one."""
+    found = _variants(type_expr, constants)
+    return [f"two applications of `{p.split()[0][1:]}` may print alike (as `{p}`) but differ in what the text "
+            "does not show (an implicit argument, an instance, a type, a universe level, or the namespace of a "
+            "field)" for p, fulls in sorted(found.variants.items()) if len(fulls) > 1] + found.dependent
+
+
+# the classes whose instances are all equal (a `Decidable p` holds a proof or a disproof of `p`): an argument in
+# an instance position of one of these types means the same whichever instance it is
+SUBSINGLETON_CLASSES = frozenset({"Decidable", "DecidablePred", "DecidableRel", "DecidableEq"})
+
+
+class _Found:
+    """What :func:`_variants` collects from one statement."""
+
+    def __init__(self):
+        self.variants: dict[str, set[str]] = {}  # coarse printed form: {whole terms}
+        self.opaque: dict[str, set[str]] = {}  # the same, for project functions, in the form compared across statements
+        self.dependent: list[str] = []  # project functions with a hidden argument that depends on a bound value
+
+
+def _type_variable(binder_type) -> bool:
+    """Whether a binder of this type binds a type (`α : Type u`), which no derivation instantiates with a value."""
+    while isinstance(binder_type, MData):
+        binder_type = binder_type.expr
+    return isinstance(binder_type, Sort) and isinstance(binder_type.level, Succ)
+
+
+def _canonical_levels(text: str) -> str:
+    """Universe parameters renamed to one placeholder: each theorem binds its own (``u`` in one, ``u_1`` in
+    another), and any of them can be instantiated."""
+    return re.sub(r"Param\(name=Name\([^()]*\)\)", "Param(?)", text)
+
+
+def _variants(type_expr, constants) -> _Found:
+    """The applications the text of ``type_expr`` names, for comparing what prints alike.  An implicit
     argument, an instance, a type or a universe level is not printed (`@g Nat = 1 → @g Bool = 0` prints as
     `g = 1 → g = 0`), and field notation prints `T.f x` as `x.f` whatever `T` is (`Nat.succ (a + b)` and
     `RtM.succ (a + b)`, with `abbrev RtM := Nat`, both print as `(a + b).succ`).  So each application is
@@ -162,17 +199,27 @@ def _hidden_argument_problems(type_expr, constants) -> list[str]:
     arguments, for a core one every argument that is not a type or an instance) against its whole term; coarser
     than the text, never finer, so whatever prints alike is compared.  Bound variables are compared by name, as
     the parser reads them (a name bound twice in the chain the parser splits is refused by
-    :func:`_binder_problems`; inside a nested `∀` the whole proposition is one opaque term)."""
-    variants: dict[str, set[str]] = {}
-    binders = [0]
-    signatures: dict[Name, list[str]] = {}
+    :func:`_binder_problems`; inside a nested `∀` the whole proposition is one opaque term).
 
-    def infos(name: Name) -> list[str]:
+    For a project function (an opaque term to the parser) two more things are collected.  Its form for
+    comparison across statements (:func:`opaque_clashes`): the whole term with the names each theorem binds
+    for itself made alike (universe parameters, type variables) and arguments in an instance position of a
+    class whose instances are all equal (:data:`SUBSINGLETON_CLASSES`) left out.  And whether an argument the
+    text hides depends on a value the statement binds (`∀ n, @g n = n` prints `∀ n, g = n`: read as one term
+    `g`, it would equal every `n`)."""
+    found = _Found()
+    binders = [0]
+    signatures: dict[Name, list[tuple[str, bool]]] = {}
+
+    def infos(name: Name) -> list[tuple[str, bool]]:
+        """``[(binder info, whether an instance of a subsingleton class)]`` of each argument of ``name``."""
         if name not in signatures:
             t, out = constants[name].type, []
             while isinstance(t, (ForallE, MData)):
                 if isinstance(t, ForallE):
-                    out.append(t.binder_info)
+                    cls = _head(_strip(t.binder_type))
+                    out.append((t.binder_info, t.binder_info == "instImplicit" and isinstance(cls, Const)
+                                and str(cls.name) in SUBSINGLETON_CLASSES))
                     t = t.body
                 else:
                     t = t.expr
@@ -197,50 +244,89 @@ def _hidden_argument_problems(type_expr, constants) -> list[str]:
         last = name.rsplit(".", 1)[-1]
         return name in TYPES or last.startswith("inst") or name in STANDARD and not last[:1].islower()
 
-    def go(e, ctx: tuple, record: bool = True) -> tuple[str, str]:
+    def free(arg, ctx) -> set[int]:
+        """The positions in ``ctx`` of the statement's binders that ``arg`` mentions."""
+        out, stack = set(), [(arg, 0)]
+        while stack:
+            x, depth = stack.pop()
+            if isinstance(x, BVar) and depth <= x.index < depth + len(ctx):
+                out.add(len(ctx) - 1 - (x.index - depth))
+            elif isinstance(x, (ForallE, Lam)):
+                stack += [(x.binder_type, depth), (x.body, depth + 1)]
+            elif isinstance(x, LetE):
+                stack += [(x.type, depth), (x.value, depth), (x.body, depth + 1)]
+            else:
+                stack += [(c, depth) for c in _children(x)]
+        return out
+
+    def undetermined(hidden_args, shown_args, ctx) -> list[str]:
+        """The binders of values (not of types) that the hidden arguments mention and that the shown ones do not
+        fix through the types of the variables they contain (`@DomainNdimLE X (Mask T k) M d` hides `T` and
+        `k`, fixed by the type of `M`; `@g n` hides `n`, fixed by nothing the text shows)."""
+        fixed = set()
+        for a in shown_args:
+            for j in free(a, ctx):
+                fixed |= free(ctx[j][2], ctx[:j])
+        return sorted({ctx[j][0] for a in hidden_args for j in free(a, ctx)
+                       if j not in fixed and not _type_variable(ctx[j][2])})
+
+    def go(e, ctx: tuple, record: bool = True) -> tuple[str, str, str]:
+        """``(coarse printed form, whole term, whole term as compared across statements)`` of ``e``."""
         if isinstance(e, MData):
             return go(e.expr, ctx, record)
         if isinstance(e, BVar):
-            name = ctx[-1 - e.index][0] if e.index < len(ctx) else "?"
-            return name, name  # two binders of one name are refused by _binder_problems
+            name, _, binder_type = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None)
+            return name, name, "‹type›" if _type_variable(binder_type) else name  # names bound twice: _binder_problems
         if isinstance(e, Const):
-            return _user(e.name).rsplit(".", 1)[-1], f"{e.name}.{{{e.levels!r}}}"
+            full = f"{e.name}.{{{e.levels!r}}}"
+            return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
-            tp, tf = go(e.binder_type, ctx, record)
-            bp, bf = go(e.body, ctx + ((str(e.binder_name), binders[0], e.binder_type),), record)
-            return f"(∀ {e.binder_name} : {tp}, {bp})", f"(∀ {e.binder_name} : {tf}, {bf})"
+            t = go(e.binder_type, ctx, record)
+            b = go(e.body, ctx + ((str(e.binder_name), binders[0], e.binder_type),), record)
+            return tuple(f"(∀ {e.binder_name} : {tx}, {bx})" for tx, bx in zip(t, b))
         if isinstance(e, LetE):
             binders[0] += 1
             parts = [go(e.type, ctx, record), go(e.value, ctx, record),
                      go(e.body, ctx + ((str(e.name), binders[0], e.type),), record)]
-            return "(let " + " ".join(p for p, _ in parts) + ")", "(let " + " ".join(f for _, f in parts) + ")"
+            return tuple("(let " + " ".join(p[i] for p in parts) + ")" for i in range(3))
         if isinstance(e, App):
             head, args = e, []
             while isinstance(head, App):
                 args.append(head.arg)
                 head = head.fn
             args.reverse()
-            hp, hf = go(head, ctx, record)
-            if isinstance(head, Const) and head.name in constants:
-                shown = infos(head.name)
-                shown = [bi == "default" for bi in shown] + [True] * (len(args) - len(shown))
+            hp, hf, hc = go(head, ctx, record)
+            ours = isinstance(head, Const) and head.name in constants
+            if ours:
+                info = infos(head.name)
+                shown = [bi == "default" for bi, _ in info] + [True] * (len(args) - len(info))
+                same = [sub for _, sub in info] + [False] * (len(args) - len(info))
             else:
                 shown = [not hidden(a, ctx) for a in args]
+                same = [False] * len(args)
             # what sits in an argument the text does not show is not printed at all: not compared
             rendered = [go(a, ctx, record and keep) for a, keep in zip(args, shown)]
-            printed = f"({hp} " + " ".join(p for (p, _), keep in zip(rendered, shown) if keep) + ")"
-            full = f"({hf} " + " ".join(f for _, f in rendered) + ")"
+            printed = f"({hp} " + " ".join(r[0] for r, keep in zip(rendered, shown) if keep) + ")"
+            full = f"({hf} " + " ".join(r[1] for r in rendered) + ")"
+            canon = f"({hc} " + " ".join("‹instance›" if sub else r[2] for r, sub in zip(rendered, same)) + ")"
             if record and not hidden(e, ctx):  # a term the text names (types and instances are not named)
-                variants.setdefault(printed, set()).add(full)
-            return printed, full
+                found.variants.setdefault(printed, set()).add(full)
+                if ours:
+                    found.opaque.setdefault(printed, set()).add(canon)
+                    depends = undetermined([a for a, keep, sub in zip(args, shown, same) if not keep and not sub],
+                                           [a for a, keep in zip(args, shown) if keep], ctx)
+                    if depends:
+                        found.dependent.append(
+                            f"an argument of `{hp}` that the text does not show depends on "
+                            f"{', '.join(f'`{n}`' for n in depends)}, bound in the statement: the printed "
+                            f"`{printed}` would be read as one term for every value")
+            return printed, full, canon
         text = repr(e)
-        return text, text
+        return text, text, _canonical_levels(text)
 
     go(type_expr, ())
-    return [f"two applications of `{p.split()[0][1:]}` may print alike (as `{p}`) but differ in what the text "
-            "does not show (an implicit argument, an instance, a type, a universe level, or the namespace of a "
-            "field)" for p, fulls in sorted(variants.items()) if len(fulls) > 1]
+    return found
 
 
 def _arity(name: str) -> int:
@@ -327,3 +413,24 @@ def field_clashes(types, names: "dict[str, set[str]] | None" = None, is_type=lam
                 problems.append(f"`{full}` and `{others[0]}` (in another statement of the project) may both print "
                                 f"as the field `.{last}`, and would be read as one function")
     return problems
+
+
+def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None):
+    """Across statements: an application of a project function is an opaque term to the parser, named by its
+    text, so two theorems that print one such term alike (`MoeTheory.g`) while the compiled terms differ in
+    what the text does not show (`@g Nat` in one, `@g Bool` in the other) would be read as one term by a
+    derivation that combines them.  Without ``known``: ``{coarse printed form: {terms}}`` of the
+    project-headed applications in ``types``, each term with what each theorem binds for itself made alike
+    and the instances of subsingleton classes left out (:func:`_variants`).  With
+    it (what that call returned for every statement that may be combined): the problems of ``types``, one per
+    such form that another statement applies to something else."""
+    found: dict[str, set[str]] = {}
+    for t in types:
+        for printed, forms in _variants(t, constants).opaque.items():
+            found.setdefault(printed, set()).update(forms)
+    if known is None:
+        return found
+    return [f"`{p}` names a term of `{p.split()[0][1:]}` that another statement of the project applies to "
+            "something the text does not show (an implicit argument, an instance, a type or a universe level): "
+            "a derivation combining the two would read different terms as one"
+            for p, fulls in sorted(found.items()) if known.get(p, set()) - fulls]
