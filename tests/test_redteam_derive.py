@@ -268,6 +268,20 @@ def test_a_term_name_carries_no_facts_from_its_range():
     assert rejected(report, "big")
 
 
+def test_a_name_for_a_term_whose_binder_type_depends_on_a_bound_value_stays_one_term():
+    """`M : Mask T → Prop` is another `M` for another `T`, and prints the same: `dim M` bound at `T = 1` and at
+    `T = 2` are two terms (a derivation naming both `D` verified `D = 1` and `D = 2`)."""
+    statements = {"Spoof.s": "∀ {T : Nat} (M : MoeTheory.Mask T → Prop), MoeTheory.dim M = T"}
+    D = Var("D", 0, 100)
+
+    def at(step, t):
+        return Premise(step, "Spoof.s", sp.Eq(D.symbol, t), bind={"T": t}, terms={"MoeTheory.dim": D.symbol})
+
+    report = verify(at("one", 1), at("two", 2), at("again", 1), vars=[D], statements=statements)
+    assert report.result("one").ok and report.result("again").ok
+    assert rejected(report, "two") and "already names another term" in report.result("two").detail
+
+
 # --------------------------------------------------------------------------- 7. string bounds
 
 

@@ -144,7 +144,7 @@ class Premise(Step):
             return fail("; ".join(problems))
         bound = [h.subs(subs, simultaneous=True) for h in st.hypotheses]
         conclusion = st.conclusion.subs(subs, simultaneous=True)
-        replace, problems = self._terms(d, ctx, scope, statements, bound + [conclusion])
+        replace, problems = self._terms(d, ctx, scope, statements, bound + [conclusion], st, subs)
         if problems:
             return fail("; ".join(problems))
         conclusion = conclusion.xreplace(replace) if replace else conclusion
@@ -190,8 +190,10 @@ class Premise(Step):
 
     # ---- terms
 
-    def _terms(self, d, ctx, scope, statements, exprs):
-        """``{opaque term: name symbol or value}`` for the ``terms`` entries, and problems."""
+    def _terms(self, d, ctx, scope, statements, exprs, st, subs):
+        """``{opaque term: name symbol or value}`` for the ``terms`` entries, and problems.  A name stands for
+        one term in every step: the term as bound, and the values bound to the binders that the types of its
+        unbound binders mention (`M : Mask T k → Prop` is another `M` for another `T`, under the same name)."""
         replace, problems = {}, []
         before = set().union(*(e.free_symbols for e in exprs))
         registry = ctx.setdefault("names", {})
@@ -228,13 +230,33 @@ class Premise(Step):
             if target in replace.values():
                 problems.append(f"`{target}` names two different terms")
                 continue
+            ident = (sp.srepr(term), _type_binding(term, st, subs))
             known = registry.get(target)
-            if known is not None and known != (self.lean, sp.srepr(term)) and known[1] != sp.srepr(term):
+            if known is not None and known[1] != ident:
                 problems.append(f"`{target}` already names another term (in `{known[0]}`)")
                 continue
-            registry[target] = (self.lean, sp.srepr(term))
+            registry[target] = (self.lean, ident)
             replace[term] = target
         return replace, problems
+
+
+def _type_binding(term, st, subs) -> tuple:
+    """``((binder, bound value), ...)`` for the binders that the types of ``term``'s unbound binders mention,
+    transitively (what fixes those types: `T` and `k` for `M : (X → Mask T k) → Prop`)."""
+    names = {str(s) for s in term.free_symbols} & set(st.binders)
+    seen, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        for word in re.findall(r"[^\W\d][\w'!?]*", st.binders.get(name, "")):
+            if word in st.binders and word not in seen and word != name:
+                seen.add(word)
+                todo.append(word)
+    out = []
+    for name in sorted(seen):
+        symbol = st.symbols.get(name)
+        value = subs.get(symbol) if symbol is not None else None
+        out.append((name, sp.srepr(value) if value is not None else None))
+    return tuple(out)
 
 
 def _matches(term, key: str) -> bool:
