@@ -28,6 +28,7 @@ from pysym.derive.core import (
     Remark,
     Sign,
     Stationary,
+    Term,
     Var,
 )
 
@@ -280,6 +281,14 @@ def test_a_name_for_a_term_whose_binder_type_depends_on_a_bound_value_stays_one_
     report = verify(at("one", 1), at("two", 2), at("again", 1), vars=[D], statements=statements)
     assert report.result("one").ok and report.result("again").ok
     assert rejected(report, "two") and "already names another term" in report.result("two").detail
+    # nor can the theorem at `T = 2` give the term at `T = 1` a value (`dim M = 2`, so `dim M ≤ 1` reads `2 ≤ 1`)
+    statements["Spoof.le"] = "∀ {T : Nat} (M : MoeTheory.Mask T → Prop) (x : Nat), x ≤ MoeTheory.dim M → x ≤ T"
+    x = Var("x", 0, 5, integer=True)
+    valued = Premise("valued", "Spoof.le", sp.Implies(x.symbol <= 2, x.symbol <= 1), bind={"T": 1, "x": x.symbol},
+                     terms={"MoeTheory.dim": Term(2, "Spoof.s", bind={"T": 2})})
+    report = verify(valued, vars=[x], statements=statements)
+    assert rejected(report, "valued") and "bound otherwise there than here" in report.result("valued").detail, \
+        report.result("valued").detail
 
 
 # --------------------------------------------------------------------------- 7. string bounds

@@ -210,7 +210,7 @@ class Premise(Step):
                 continue
             (term,) = matched
             if isinstance(target, Term):
-                value, why = _justify(term, target, d, scope, statements)
+                value, why = _justify(term, target, d, scope, statements, _type_binding(term, st, subs))
                 if why:
                     problems.append(why)
                 else:
@@ -344,9 +344,11 @@ def _implied(h, d, scope) -> str | None:
     return "implied by the domain" if p.ok else None
 
 
-def _justify(term, target: Term, d, scope, statements):
+def _justify(term, target: Term, d, scope, statements, binding=()):
     """``(value, None)`` if the theorem ``target.lean`` proves ``term = value``
-    on the domain, else ``(None, why)``."""
+    on the domain, else ``(None, why)``.  ``binding``: what fixes the types of
+    the term's unbound binders where it occurs (:func:`_type_binding`), which
+    the theorem's binding must give them too."""
     head = f"`terms` value for `{sp.sstr(term)}` (by `{target.lean}`)"
     if target.lean not in statements:
         return None, f"{head}: `{target.lean}` is not a theorem of MoeTheory/"
@@ -365,6 +367,9 @@ def _justify(term, target: Term, d, scope, statements):
     value = sp.sympify(target.value)
     if isinstance(eq, sp.Equality):
         for a, b in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs)):
+            if a == term and _type_binding(a, st, subs) != binding:
+                return None, (f"{head}: the types of the binders in `{sp.sstr(term)}` depend on "
+                              f"{', '.join(n for n, _ in binding) or 'binders'} bound otherwise there than here")
             if a == term and scope.prove_zero(b - value).ok:
                 return value, None
     return None, f"{head}: its conclusion `{sp.sstr(eq)}` is not `{sp.sstr(term)} = {sp.sstr(value)}`"
