@@ -127,22 +127,41 @@ def _tidy(expr):
         return expr
 
 
+# compiled functions and derivatives by (expression, symbols): a claim's checks build the same ones several times
+# (each region, each condition), and so do the claims that share a worker; what is compiled depends on nothing
+# else (a printed constant is a Dummy, equal only to itself), so a hit is exactly what compiling gives
+_COMPILED: dict = {}
+_COMPILED_MAX = 512
+
+
+def _compiled(expr, syms: tuple) -> tuple:
+    """``(f, [gradient or None or "constant" per symbol])`` of ``expr``, compiled for boxes."""
+    key = (expr, syms)
+    hit = _COMPILED.get(key)
+    if hit is not None:
+        return hit
+    f, grads = compile_expr(expr, list(syms)), []
+    for x in syms:
+        d = None
+        if expr.has(x):
+            try:
+                d = compile_expr(_tidy(sp.diff(expr, x)), list(syms))
+            except (IntervalError, TypeError, ValueError):
+                d = None
+        grads.append(d if expr.has(x) else "constant")
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.pop(next(iter(_COMPILED)))  # the oldest
+    _COMPILED[key] = (f, grads)
+    return f, grads
+
+
 class _Function:
     """An expression compiled for boxes, with its derivatives (for monotonicity)."""
 
     def __init__(self, expr, variables):
         self.variables = variables
-        syms = [v.symbol for v in variables]
-        self.f = compile_expr(expr, syms)
-        self.grads = []
-        for v in variables:
-            d = None
-            if expr.has(v.symbol):
-                try:
-                    d = compile_expr(_tidy(sp.diff(expr, v.symbol)), syms)
-                except (IntervalError, TypeError, ValueError):
-                    d = None
-            self.grads.append(d if expr.has(v.symbol) else "constant")
+        self.f, grads = _compiled(expr, tuple(v.symbol for v in variables))
+        self.grads = list(grads)
 
     def signs(self, ivs) -> list:
         """+1 / -1 where the function is monotone in a variable over the box, 0 for
