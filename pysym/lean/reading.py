@@ -11,7 +11,9 @@ does not show or shows ambiguously (:func:`reading_problems`):
 * names: no binder named like the first part of a dotted constant (``n.succ``), nothing named like the
   namespace of a function with a meaning (a constant ``MoeTheory`` prints ``MoeTheory.choose`` for its field);
 * hidden arguments: no two applications in the statement that may print alike and differ in what the text
-  does not show (an implicit argument, a type, an instance, a field's namespace);
+  does not show (an implicit argument, a type, an instance, a field's namespace); none across the tree's
+  statements for a project function (:func:`opaque_clashes`); no hidden argument of a project function that
+  depends on a value the statement binds and the shown arguments do not fix;
 * the binder chain the parser splits into binders, hypotheses and a conclusion: no proof in a binder, no name
   bound twice, numeric binder types exactly the core ones.
 """
