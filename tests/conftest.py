@@ -223,6 +223,145 @@ theorem by_hidden_zero : @hidden 0 = 0 := rfl
 theorem by_hidden_value : ∀ (n : Nat), @hidden n = n := fun _ => rfl
 
 end Spoof
+/-! A fourth red-team round: hypotheses in data binders, hidden values in binder types, frozen pieces, core terms
+across statements (each must be refused, or read with what it needs: tests/test_meaning.py). -/
+namespace Rt
+
+/-! A. A hypothesis carried by a data binder (core `Subtype`, or a project class) is not read as one. -/
+
+def f (n : Nat) : Nat := n + 2
+
+theorem f_val : ∀ (n : Nat), n + 2 = f n := fun _ => rfl
+
+theorem f_hidden_hyp : ∀ (n : Nat) {w : {x : Nat // n + 2 = n + 1}}, f n = n + 1 := by
+  intro n w
+  exact absurd w.property (by omega)
+
+class Witness (n : Nat) : Type where
+  h : n + 2 = n + 1
+
+theorem f_class_hyp : ∀ (n : Nat) [Witness n], f n = n + 1 := by
+  intro n _
+  exact absurd (Witness.h (n := n)) (by omega)
+
+/-! B. Type variables made alike across theorems, each restricted by a data binder. -/
+
+noncomputable def card0 {α : Type} (k : Nat) : Nat := @ite Nat (Nonempty α) (Classical.propDecidable _) (k + 1) k
+
+theorem card0_inhabited : ∀ {α : Type} {x : α} (k : Nat), k + 1 = @card0 α k := by
+  intro α x k
+  unfold card0
+  split
+  · rfl
+  · next h => exact absurd (Nonempty.intro x) h
+
+theorem card0_empty : ∀ {α : Type} {e : α → {y : Nat // False}} (k : Nat), @card0 α k = k := by
+  intro α e k
+  unfold card0
+  split
+  · next h =>
+    obtain ⟨a⟩ := h
+    exact False.elim (e a).property
+  · rfl
+
+/-! C. A binder type whose text hides the value that fixes it (`M : Msk → Prop`, `M : { x // True } → Prop`). -/
+
+def Msk {T : Nat} : Type := {x : Nat // x < T}
+
+def dim {T : Nat} (_M : @Msk T → Prop) : Nat := T
+
+theorem dim_eq : ∀ {T : Nat} (M : @Msk T → Prop), dim M = T := fun _ => rfl
+
+theorem dim_eq' : ∀ {T : Nat} (M : @Msk T → Prop), T = dim M := fun _ => rfl
+
+def dimc {T : Nat} (_M : {x : {y : Nat // y < T} // True} → Prop) : Nat := T
+
+theorem dimc_eq : ∀ {T : Nat} (M : {x : {y : Nat // y < T} // True} → Prop), dimc M = T := fun _ => rfl
+
+theorem dimc_eq' : ∀ {T : Nat} (M : {x : {y : Nat // y < T} // True} → Prop), T = dimc M := fun _ => rfl
+
+/-! D. A bound value hidden in the binder type of an `∃` (printed `∃ x, True`). -/
+
+noncomputable def gx (p : Prop) : Nat := @ite Nat p (Classical.propDecidable p) 1 0
+
+theorem gx_exists : ∀ (T : Nat), T ≤ 1 → gx (∃ x : {y : Nat // y < T}, True) = T := by
+  intro T h
+  unfold gx
+  split
+  · next hx =>
+    obtain ⟨⟨y, hy⟩, _⟩ := hx
+    omega
+  · next hx =>
+    by_cases hT : T = 0
+    · omega
+    · exact (hx ⟨⟨0, by omega⟩, trivial⟩).elim
+
+theorem gx_exists' : ∀ (T : Nat), T ≤ 1 → T = gx (∃ x : {y : Nat // y < T}, True) := by
+  intro T h
+  exact (gx_exists T h).symm
+
+/-! E. A bound value shown in the text but frozen inside an opaque piece (a list literal). -/
+
+theorem frozen : ∀ (n : Nat), n ≤ 1 → List.count true [decide (0 < n)] = n
+  | 0, _ => by decide
+  | 1, _ => by decide
+  | _ + 2, h => absurd h (by omega)
+
+theorem frozen' : ∀ (n : Nat), n ≤ 1 → n = List.count true [decide (0 < n)] := by
+  intro n h
+  exact (frozen n h).symm
+
+/-! F. Core terms are not compared across statements: a hidden type makes two terms print alike. -/
+
+theorem core_zero :
+    List.count true [@decide (∃ x : {y : Nat // y < 0}, True) (Classical.propDecidable _)] = 0 := by
+  have h : ¬ (∃ x : {y : Nat // y < 0}, True) := fun ⟨⟨y, hy⟩, _⟩ => absurd hy (Nat.not_lt_zero y)
+  cases Classical.propDecidable (∃ x : {y : Nat // y < 0}, True) with
+  | isFalse _ => rfl
+  | isTrue hp => exact absurd hp h
+
+theorem core_one :
+    1 = List.count true [@decide (∃ x : {y : Nat // y < 1}, True) (Classical.propDecidable _)] := by
+  have h : (∃ x : {y : Nat // y < 1}, True) := ⟨⟨0, Nat.zero_lt_one⟩, trivial⟩
+  cases Classical.propDecidable (∃ x : {y : Nat // y < 1}, True) with
+  | isFalse hn => exact absurd h hn
+  | isTrue _ => rfl
+
+
+
+/-! G. The same hidden hypothesis, for `premise` audit claims (no term names, no spot-check). -/
+
+theorem sq_le_double : ∀ (n : Nat) {w : {x : Nat // False}}, n * n ≤ 2 * n := by
+  intro n w
+  exact False.elim w.property
+
+theorem pow_le_choose : ∀ (n k : Nat) {w : {x : Nat // False}}, n ^ k ≤ MoeTheory.choose n k := by
+  intro n k w
+  exact False.elim w.property
+
+/-! Controls, expected to be refused or told apart. -/
+namespace Ctl
+
+def hv {k : Nat} (m : Nat) : Nat := k + m
+
+theorem hv_eq : ∀ (n : Nat), @hv n 0 = n := fun _ => rfl
+
+def dimv {T : Nat} (_M : {y : Nat // y < T} → Prop) : Nat := T
+
+theorem dimv_eq : ∀ {T : Nat} (M : {y : Nat // y < T} → Prop), dimv M = T := fun _ => rfl
+
+def gty {α : Type} (k : Nat) : Nat := k
+
+theorem gty_eq : ∀ (T : Nat), @gty {y : Nat // y < T} 0 = 0 := fun _ => rfl
+
+def f2 (n : Nat) : Nat := n + 2
+
+theorem f2_prop_hyp : ∀ (n : Nat) {h : n + 2 = n + 1}, f2 n = n + 1 := by
+  intro n h
+  exact absurd h (by omega)
+
+end Ctl
+end Rt
 """
 
 # each spoof and how Lean prints it

@@ -7,6 +7,7 @@ else.  The rest builds compiled types by hand, one rule at a time, each with an 
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
 import sympy as sp
@@ -73,7 +74,7 @@ def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
     from pysym.lean.exports import EXPORTS
 
     assert all(found[n]["meaning"] == [] for n in EXPORTS)
-    untrusted = {n: i["meaning"] for n, i in found.items() if not n.startswith("Spoof.") and i["meaning"]}
+    untrusted = {n: i["meaning"] for n, i in found.items() if not n.startswith(("Spoof.", "Rt.")) and i["meaning"]}
     subtraction = ["it uses `instSubNat`, which is not among the core constants whose meaning the symbolic layer "
                    "knows (pysym.lean.meaning.STANDARD): the printed statement may not mean what it says"]
     assert untrusted == {"MoeTheory.choose_mul_factorial_mul_factorial": subtraction,
@@ -96,7 +97,7 @@ def test_statements_that_print_alike_but_mean_otherwise_are_refused(real_check):
         assert not r.ok and "not trusted to mean what it prints" in r.detail, (name, r.detail)
     assert any("constant named `MoeTheory`" in p for p in found["Spoof.by_field"]["meaning"])
     assert any("binder `n`" in p for p in found["Spoof.by_dotted_name"]["meaning"])
-    assert any("another statement of the project applies to something the text does not show" in p
+    assert any("another statement of the project prints alike" in p
                for p in found["Spoof.by_hidden_one"]["meaning"])
     assert any("depends on `n`, bound in the statement" in p for p in found["Spoof.by_hidden_value"]["meaning"])
     n, k = Var("n", 50, 60, integer=True), Var("k", 1, 40, integer=True)  # the same statements verify a premise on a trusted theorem
@@ -393,7 +394,7 @@ def test_one_opaque_term_applied_to_different_hidden_arguments_in_two_statements
                  theorem("A.again", g_is(NAT, 1))])
     texts = {"A.at_nat": "MoeTheory.g = 1", "A.at_bool": "MoeTheory.g = 0", "A.again": "MoeTheory.g = 1"}
     found = statement_problems(list(texts), ours, texts, list(texts))
-    assert all(any("another statement of the project applies to something the text does not show" in p
+    assert all(any("another statement of the project prints alike" in p
                    for p in found[n]) for n in texts), found
     # the same term in two statements: nothing to refuse
     same = {k: v for k, v in ours.items() if str(k) != "A.at_bool"}
@@ -457,3 +458,160 @@ def test_a_hidden_argument_that_depends_on_a_bound_value_is_refused():
     ours.update(project(MoeTheory__g=("defn", ForallE(Name.of("α"), TYPE, NAT, "implicit"))))
     e = ForallE(Name.of("α"), TYPE, app("Eq", NAT, app("MoeTheory.g", BVar(0)), num(0)), "implicit")
     assert type_problems(e, ours, "∀ {α : Type}, MoeTheory.g = 0") == []
+
+
+@pytest.mark.lean
+def test_a_fourth_red_team_round_is_refused_or_read_with_what_it_needs(real_check, tmp_path):
+    """The `Rt` section of ``conftest.USER_LEMMA`` (a fourth red-team round: each theorem is proved, and each
+    made a derivation verify `D + 1 <= D`, or a `premise` claim hold on a false statement)."""
+    from pysym.audit import audit
+    from pysym.derive.core import Bound, Combine
+    from pysym.lean.statements import entries, usable_statements
+
+    result, _ = real_check
+    found = entries(result)
+    # what the text hides, found on the compiled term: refused
+    refused = {"Rt.dim_eq": "depends on `T`", "Rt.dim_eq'": "depends on `T`", "Rt.dimc_eq": "depends on `T`",
+               "Rt.gx_exists": "depends on `T`", "Rt.gx_exists'": "depends on `T`",
+               "Rt.core_zero": "another statement of the project", "Rt.core_one": "another statement of the project",
+               "Rt.Ctl.hv_eq": "depends on `n`", "Rt.Ctl.gty_eq": "depends on `T`",
+               "Rt.Ctl.f2_prop_hyp": "binder `h` may be a proof"}
+    for name, reason in refused.items():
+        assert any(reason in p for p in found[name]["meaning"]), (name, found[name])
+    statements = usable_statements(result, found)
+    D = Var("D", 0, 100)
+    n = Var("n", 0, 50, integer=True)
+
+    def absurd(*steps, vars):  # two facts about one term, then `D + 1 <= D`
+        return Derivation("d", "t", vars=vars, steps=[*steps, Bound("absurd", D.symbol + 1, D.symbol,
+                                                                     by=Combine({"lo": 1, "hi": 1}))],
+                          conclusion="absurd").verify(statements)
+
+    # a binder whose type may be empty is a hypothesis the text does not state as one: read as `Nonempty (T)`,
+    # to be granted like any other (a data binder holding a proof, a class, a type variable's value)
+    for name in ("Rt.f_hidden_hyp", "Rt.f_class_hyp"):
+        report = absurd(Premise("hyp", name, sp.Eq(D.symbol, n.symbol + 1), bind={"n": n.symbol},
+                                terms={"Rt.f": D.symbol}),
+                        Premise("lo", "Rt.f_val", sp.Eq(n.symbol + 2, D.symbol), bind={"n": n.symbol},
+                                terms={"Rt.f": D.symbol}), vars=[D, n])
+        assert not report.ok and not report.result("hyp").ok, name
+        assert "Nonempty" in report.result("hyp").detail, report.result("hyp").detail
+    k = Var("k", 0, 50, integer=True)
+    report = absurd(Premise("lo", "Rt.card0_empty", sp.Eq(D.symbol, k.symbol), bind={"k": k.symbol},
+                            terms={"Rt.card0": D.symbol}),
+                    Premise("hi", "Rt.card0_inhabited", sp.Eq(k.symbol + 1, D.symbol), bind={"k": k.symbol},
+                            terms={"Rt.card0": D.symbol}), vars=[D, k])
+    assert not report.result("lo").ok and not report.result("hi").ok
+    # a bound value inside a piece read as is (a list literal) is carried by it: two values, two terms
+    report = absurd(Premise("zero", "Rt.frozen", sp.Eq(D.symbol, 0), bind={"n": 0}, terms={"List.count": D.symbol}),
+                    Premise("one", "Rt.frozen'", sp.Eq(1, D.symbol), bind={"n": 1}, terms={"List.count": D.symbol}),
+                    vars=[D])
+    assert report.result("zero").ok and not report.result("one").ok, report.result("one").detail
+    # a value hidden in a binder type that the text shows: the name records it (a control, trusted)
+    assert found["Rt.Ctl.dimv_eq"]["meaning"] == []
+    # `premise` claims on a theorem with a hypothesis hidden in a binder: never `holds`, at most `conditional` on
+    # the binder's type being inhabited
+    claims = tmp_path / "redteam.toml"
+    claims.write_text(textwrap.dedent('''\
+        [paper]
+        id = "redteam"
+        title = "premise claims on theorems whose binders hide a hypothesis"
+
+        [symbols]
+        n = { description = "a natural number", range = [2, 100], integer = true }
+        k = { description = "a natural number", range = [1, "n"], integer = true }
+
+        [[claim]]
+        id = "square-le-double"
+        kind = "premise"
+        quote = "n^2 <= 2n"
+        where = "red team"
+        expected = "conditional"
+        theorem = "Rt.sq_le_double"
+        statement = "n**2 <= 2*n"
+
+        [[claim]]
+        id = "pow-le-choose"
+        kind = "premise"
+        quote = "n^k <= C(n, k)"
+        where = "red team"
+        expected = "conditional"
+        theorem = "Rt.pow_le_choose"
+        statement = "n**k <= binomial(n, k)"
+        '''))
+    verdicts = {v.claim.id: v for v in audit([claims], statements).verdicts}
+    assert {i: v.verdict for i, v in verdicts.items()} == {"square-le-double": "conditional",
+                                                          "pow-le-choose": "conditional"}, verdicts
+    assert all(v.evidence["condition"] == "⟪Nonempty ({ x // False })⟫" for v in verdicts.values()), verdicts
+
+
+def test_a_binder_whose_type_may_be_empty_is_read_as_a_hypothesis():
+    # `∀ (n : Nat) {w : { x // False }}, n * n ≤ 2 * n` is provable: the binder is a hypothesis the text hides
+    st = parse_statement("∀ (n : Nat) {w : { x // False }}, n * n ≤ 2 * n")
+    assert [sp.sstr(h) for h in st.hypotheses] == ["⟪Nonempty ({ x // False })⟫"]
+    st = parse_statement("∀ (n : Nat) [Rt.Witness n], Rt.f n = n + 1")  # a class, its proof field: the same
+    assert [sp.sstr(h) for h in st.hypotheses] == ["⟪Nonempty (Rt.Witness n)⟫(n)"]
+    st = parse_statement("∀ {α : Type} {x : α} (k : Nat), k + 1 = Rt.card0 k")  # a value of a type variable
+    assert [sp.sstr(h) for h in st.hypotheses] == ["⟪Nonempty (α)⟫"]
+    # numbers, lists, predicates, types, decidability: always inhabited; a binder named `List` is not the list type
+    st = parse_statement("∀ {α : Type} (xs : List α) (A : α → Prop) [inst : DecidablePred A] (n : Nat) (q : Rat), "
+                         "n = n")
+    assert st.hypotheses == []
+    st = parse_statement("∀ (List : Type → Type) (xs : List Nat), xs.length = 0")
+    assert [sp.sstr(h) for h in st.hypotheses] == ["⟪Nonempty (List Nat)⟫"]
+
+
+def test_a_piece_read_as_is_carries_the_numbers_it_mentions():
+    # `[decide (0 < n)]` is one opaque piece; binding `n` must reach it (at n = 0 and n = 1 they are two terms)
+    st = parse_statement("∀ (n : Nat), n ≤ 1 → List.count true [decide (0 < n)] = n")
+    (piece,) = [a for a in st.conclusion.atoms(sp.Function) if a.func.__name__.startswith("⟪")]
+    n = st.symbols["n"]
+    assert piece.args == (n,) and piece.subs(n, 0) != piece.subs(n, 1)
+
+
+def test_a_value_hidden_in_a_type_or_a_binder_type_is_refused():
+    # `∀ (T : Nat), gx (∃ x : {y // y < T}, True) = T` prints `gx (∃ x, True) = T`: one term equal to every `T`
+    from pysym.lean.terms import Lam
+
+    ours = project(MoeTheory__gx=("defn", ForallE(Name.of("p"), PROP, NAT, "default")),
+                   MoeTheory__Msk=("defn", ForallE(Name.of("T"), NAT, TYPE, "implicit"), NAT))
+
+    def below(i):  # `{y : Nat // y < T}`, `T` the bound variable of index `i` outside the `fun y`
+        return app("Subtype", NAT, Lam(Name.of("y"), NAT, app("LT.lt", NAT, const("instLTNat"), BVar(0),
+                                                              BVar(i + 1)), "default"))
+
+    exists = app("Exists", below(0), Lam(Name.of("x"), below(0), const("True"), "default"))
+    e = ForallE(Name.of("T"), NAT, app("Eq", NAT, app("MoeTheory.gx", exists), BVar(0)), "default")
+    found = type_problems(e, ours, "∀ (T : Nat), MoeTheory.gx (∃ x, True) = T")
+    assert any("the type of the bound `x` that the text does not show depends on `T`" in p for p in found), found
+    # a type of the project whose argument is implicit: `M : @Msk T → Prop` prints `M : MoeTheory.Msk → Prop`
+    e = ForallE(Name.of("T"), NAT, ForallE(Name.of("M"), ForallE(Name.of("a"), app("MoeTheory.Msk", BVar(0)), PROP,
+                                                                   "default"), app("Eq", NAT, BVar(1), BVar(1)),
+                                           "default"), "implicit")
+    found = type_problems(e, ours, "∀ {T : Nat} (M : MoeTheory.Msk → Prop), T = T")
+    assert any("an argument of `Msk` that the text does not show depends on `T`" in p for p in found), found
+
+
+def test_core_terms_that_print_alike_across_statements_must_be_one_term():
+    # `∃ x : {y // y < 0}, True` and `∃ x : {y // y < 1}, True` both print `∃ x, True`
+    from pysym.lean.meaning import statement_problems
+    from pysym.lean.terms import Lam
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    def exists_below(n):
+        t = app("Subtype", NAT, Lam(Name.of("y"), NAT, app("LT.lt", NAT, const("instLTNat"), BVar(0), num(n)),
+                                    "default"))
+        return app("Exists", t, Lam(Name.of("x"), t, const("True"), "default"))
+
+    def about(n, body):  # `(∃ x : {y // y < n}, True) ↔ body`
+        return app("Iff", exists_below(n), body)
+
+    ours = dict([theorem("A.zero", about(0, const("False"))), theorem("A.one", about(1, const("True")))])
+    texts = {"A.zero": "(∃ x, True) ↔ False", "A.one": "(∃ x, True) ↔ True"}
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found
+    # the same term in both (and a binder type the body fixes, as in `∃ p, p ∈ patterns`): nothing to refuse
+    ours = dict([theorem("A.zero", about(0, const("False"))), theorem("A.one", about(0, const("False")))])
+    assert statement_problems(list(texts), ours, texts, list(texts)) == {"A.zero": [], "A.one": []}

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from pysym.lean.inhabited import inhabited
+
 __all__ = ["LeanParseError", "Statement", "parse_statement", "FUNCTIONS"]
 
 
@@ -351,6 +353,8 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
                 if kind == "bounded":  # `∀ i ∈ I, ...`: its bound is a hypothesis the binder list would lose
                     raise LeanParseError(f"the bounded binder `{name} {ty}` is not read (write the bound as a "
                                          "hypothesis)")
+                if not inhabited(ty or "?", set(st.binders)):
+                    st.hypotheses.append(("nonempty", ty or "?"))  # what the binder needs: a hypothesis
                 if name != "_inst":
                     st.binders[name] = ty or "?"
             node = node[2]
@@ -360,7 +364,9 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
         else:
             break
     conv = _Converter(st.binders | (types or {}), {k: v for k, v in FUNCTIONS.items() if k not in opaque})
-    st.hypotheses = [conv.prop(h) for h in st.hypotheses]
+    st.hypotheses = [conv.opaque_text(f"Nonempty ({h[1]})".replace(" / / ", " // ")) if h[0] == "nonempty"
+                     else conv.prop(h)
+                     for h in st.hypotheses]
     st.conclusion = conv.prop(node)
     st.symbols = conv.symbols
     return st
@@ -371,6 +377,19 @@ class _Converter:
         self.binders = binders
         self.functions = FUNCTIONS if functions is None else functions
         self.symbols: dict[str, sp.Symbol] = {}
+
+    def opaque(self, node):
+        """A piece with no SymPy meaning, named by its Lean text, applied to the numeric binders its text
+        mentions: binding one of them reaches it (``[decide (0 < n)]`` at ``n = 0`` and at ``n = 1`` are two
+        terms, not one symbol)."""
+        return self.opaque_text(_show(node))
+
+    def opaque_text(self, text: str):
+        """:meth:`opaque` of the Lean text ``text``."""
+        mentioned = sorted({w.split(".")[0] for w in re.findall(r"[^\W\d][\w'!?.]*", text)}
+                           & {n for n, t in self.binders.items() if NUMERIC_TYPES.get((t or "").strip())})
+        name = f"⟪{text}⟫"
+        return sp.Function(name)(*[self.symbol(n) for n in mentioned]) if mentioned else sp.Symbol(name)
 
     def symbol(self, name: str) -> sp.Symbol:
         if name not in self.symbols:
@@ -422,9 +441,9 @@ class _Converter:
         if node[0] == "not":
             return sp.Not(self.prop(node[1]), evaluate=False)
         if node[0] in ("forall", "fun", "exists", "ite", "list", "index"):
-            return opaque(node)
+            return self.opaque(node)
         if node[0] == "bin" and node[1] in ("∈", "∉", "∣", "↔"):
-            return opaque(node)
+            return self.opaque(node)
         return self.term(node)  # an opaque predicate application
 
     def term(self, node):
@@ -444,7 +463,7 @@ class _Converter:
         if tag == "bin":
             op = node[1]
             if op in ("::", "++", "||", "&&", "∈", "∉", "∣"):
-                return opaque(node)
+                return self.opaque(node)
             if op == "-" and self.kind_of(node) == "Nat" and node[2] != ("num", "0"):
                 raise LeanParseError(
                     f"truncated Nat subtraction `{_show(node[2])} - {_show(node[3])}` has no faithful SymPy meaning")
@@ -461,9 +480,9 @@ class _Converter:
                 return a / b
             if op == "^":
                 return a ** b
-            return opaque(node)
+            return self.opaque(node)
         if tag in ("forall", "fun", "exists", "ite", "list", "index"):
-            return opaque(node)
+            return self.opaque(node)
         if tag == "field":
             return sp.Function(node[2])(self.term(node[1]))
         if tag == "app":
@@ -475,12 +494,12 @@ class _Converter:
                     try:
                         return self.functions[name](*args)
                     except TypeError:  # partial application, e.g. `List.map (choose n)`
-                        return opaque(node)
+                        return self.opaque(node)
                 if "." in name and name.split(".")[0] in self.binders:
                     base, fld = name.split(".", 1)
                     return sp.Function(fld)(self.symbol(base), *args)
                 return sp.Function(name)(*args)
-            return opaque(node)
+            return self.opaque(node)
         raise LeanParseError(f"cannot translate `{_show(node)}`")
 
 

@@ -61,6 +61,9 @@ def _applications(e, heads, arity, name=_user) -> int:
 
 
 # core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
+# core functions with an implicit argument that is neither a type nor an instance (which `hidden` recognizes):
+# its positions (`getElem? {coll idx elem} {valid : coll → idx → Prop} [inst] xs i`)
+IMPLICIT = {"GetElem?.getElem?": (0, 1, 2, 3, 4)}
 PROPOSITIONS = frozenset("Eq Ne LE.le LT.lt GE.ge GT.gt And Or Not Iff True False Exists Membership.mem "
                          "List.Nodup List.Pairwise List.Perm".split())
 TYPES = frozenset("Nat Int Rat Bool List Option Prod Subtype Unit PUnit Decidable DecidableEq DecidablePred "
@@ -175,8 +178,8 @@ class _Found:
 
     def __init__(self):
         self.variants: dict[str, set[str]] = {}  # coarse printed form: {whole terms}
-        self.opaque: dict[str, set[str]] = {}  # the same, for project functions, in the form compared across statements
-        self.dependent: list[str] = []  # project functions with a hidden argument that depends on a bound value
+        self.opaque: dict[str, set[str]] = {}  # the same, in the form compared across statements
+        self.dependent: list[str] = []  # what hides a value bound in the statement (an argument, a binder's type)
 
 
 def _type_variable(binder_type) -> bool:
@@ -244,7 +247,8 @@ def _variants(type_expr, constants) -> _Found:
             target = _strip(constants[head.name].type)
             return isinstance(target, Sort) and not _is_prop(target)  # a type of the project (not a predicate)
         last = name.rsplit(".", 1)[-1]
-        return name in TYPES or last.startswith("inst") or name in STANDARD and not last[:1].islower()
+        return name in TYPES or last.startswith("inst") or (name in STANDARD and not last[:1].islower()
+                                                             and name not in PROPOSITIONS)  # `∃ x, p` is printed
 
     def free(arg, ctx) -> set[int]:
         """The positions in ``ctx`` of the statement's binders that ``arg`` mentions."""
@@ -261,36 +265,82 @@ def _variants(type_expr, constants) -> _Found:
                 stack += [(c, depth) for c in _children(x)]
         return out
 
+    def fixed_by(positions, ctx) -> set[int]:
+        """The binders that the printed types of the binders at ``positions`` mention (a `fun` or `∃` binder's
+        type is not printed)."""
+        out = set()
+        for j in positions:
+            if j < len(ctx) and ctx[j][3]:
+                out |= free(ctx[j][2], ctx[:j])
+        return out
+
     def undetermined(hidden_args, shown_args, ctx) -> list[str]:
         """The binders of values (not of types) that the hidden arguments mention and that the shown ones do not
-        fix through the types of the variables they contain (`@DomainNdimLE X (Mask T k) M d` hides `T` and
-        `k`, fixed by the type of `M`; `@g n` hides `n`, fixed by nothing the text shows)."""
-        fixed = set()
-        for a in shown_args:
-            for j in free(a, ctx):
-                fixed |= free(ctx[j][2], ctx[:j])
+        fix through the printed types of the variables they contain (`@DomainNdimLE X (Mask T k) M d` hides `T`
+        and `k`, fixed by the type of `M`; `@g n` hides `n`, fixed by nothing the text shows)."""
+        fixed = fixed_by(set().union(*(free(a, ctx) for a in shown_args)), ctx)
         return sorted({ctx[j][0] for a in hidden_args for j in free(a, ctx)
                        if j not in fixed and not _type_variable(ctx[j][2])})
+
+    def typed_by_use(body, ctx) -> bool:
+        """Whether the variable bound by a `fun` (its type not printed) has its type fixed by what the body
+        shows: it is an argument of a variable whose type is printed, of a function of the project, or of a
+        core function together with such a variable (`p ∈ patterns`, `Bad p ω`; not `x = x`, nor `True`)."""
+        stack = [(body, 0)]
+        while stack:
+            x, depth = stack.pop()
+            if isinstance(x, MData):
+                stack.append((x.expr, depth))
+            elif isinstance(x, App):
+                head, args = _spine(x)
+                if any(isinstance(a, BVar) and a.index == depth for a in args):
+                    if isinstance(head, Const) and head.name in constants:
+                        return True
+                    outer = [a for a in [head, *args] if isinstance(a, BVar) and depth < a.index <= depth + len(ctx)]
+                    if any(ctx[len(ctx) - (a.index - depth)][3] for a in outer):
+                        return True
+                stack += [(head, depth)] + [(a, depth) for a in args]
+            elif isinstance(x, (ForallE, Lam)):
+                stack += [(x.binder_type, depth), (x.body, depth + 1)]
+            elif isinstance(x, LetE):
+                stack += [(x.type, depth), (x.value, depth), (x.body, depth + 1)]
+        return False
+
+    def hides(what: str, depends: list[str], printed: str) -> None:
+        found.dependent.append(f"{what} that the text does not show depends on "
+                               f"{', '.join(f'`{n}`' for n in depends)}, bound in the statement: the printed "
+                               f"`{printed}` would be read as one term for every value")
 
     def go(e, ctx: tuple, record: bool = True) -> tuple[str, str, str]:
         """``(coarse printed form, whole term, whole term as compared across statements)`` of ``e``."""
         if isinstance(e, MData):
             return go(e.expr, ctx, record)
         if isinstance(e, BVar):
-            name, _, binder_type = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None)
+            name, _, binder_type, _ = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None, False)
             return name, name, "‹type›" if _type_variable(binder_type) else name  # names bound twice: _binder_problems
         if isinstance(e, Const):
             full = f"{e.name}.{{{e.levels!r}}}"
             return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
+            inner = ctx + ((str(e.binder_name), binders[0], e.binder_type, isinstance(e, ForallE)),)
             t = go(e.binder_type, ctx, record)
-            b = go(e.body, ctx + ((str(e.binder_name), binders[0], e.binder_type),), record)
+            b = go(e.body, inner, record)
+            if isinstance(e, Lam):  # `fun x => ...`, `∃ x, ...`: the binder's type is not printed
+                fixed = fixed_by(free(e.body, inner), inner)
+                depends = sorted({ctx[j][0] for j in free(e.binder_type, ctx)
+                                  if j not in fixed and not _type_variable(ctx[j][2])})
+                if depends:
+                    hides(f"the type of the bound `{e.binder_name}`", depends, b[0])
+            if isinstance(e, Lam):  # printed `fun x => ...` (`∃ x, ...`): without the binder's type
+                typed = "‹›" if typed_by_use(e.body, ctx) else t[2]  # across statements: what the body fixes
+                return f"(fun {e.binder_name}, {b[0]})", f"(fun {e.binder_name} : {t[1]}, {b[1]})", \
+                    f"(fun {e.binder_name} : {typed}, {b[2]})"
             return tuple(f"(∀ {e.binder_name} : {tx}, {bx})" for tx, bx in zip(t, b))
         if isinstance(e, LetE):
             binders[0] += 1
             parts = [go(e.type, ctx, record), go(e.value, ctx, record),
-                     go(e.body, ctx + ((str(e.name), binders[0], e.type),), record)]
+                     go(e.body, ctx + ((str(e.name), binders[0], e.type, False),), record)]
             return tuple("(let " + " ".join(p[i] for p in parts) + ")" for i in range(3))
         if isinstance(e, App):
             head, args = e, []
@@ -305,24 +355,26 @@ def _variants(type_expr, constants) -> _Found:
                 shown = [bi == "default" for bi, _ in info] + [True] * (len(args) - len(info))
                 same = [sub for _, sub in info] + [False] * (len(args) - len(info))
             else:
-                shown = [not hidden(a, ctx) for a in args]
+                implicit = IMPLICIT.get(str(head.name), ()) if isinstance(head, Const) else ()
+                shown = [not hidden(a, ctx) and i not in implicit for i, a in enumerate(args)]
                 same = [False] * len(args)
             # what sits in an argument the text does not show is not printed at all: not compared
             rendered = [go(a, ctx, record and keep) for a, keep in zip(args, shown)]
             printed = f"({hp} " + " ".join(r[0] for r, keep in zip(rendered, shown) if keep) + ")"
             full = f"({hf} " + " ".join(r[1] for r in rendered) + ")"
-            canon = f"({hc} " + " ".join("‹instance›" if sub else r[2] for r, sub in zip(rendered, same)) + ")"
+            if ours:  # the instances of a subsingleton class are one
+                canon = f"({hc} " + " ".join("‹instance›" if sub else r[2] for r, sub in zip(rendered, same)) + ")"
+            else:  # a core function's value is read off its other arguments: not its types, instances, universes
+                core = str(head.name) if isinstance(head, Const) else hc
+                canon = f"({core} " + " ".join(r[2] if keep else "‹›" for r, keep in zip(rendered, shown)) + ")"
             if record and not hidden(e, ctx):  # a term the text names (types and instances are not named)
                 found.variants.setdefault(printed, set()).add(full)
-                if ours:
-                    found.opaque.setdefault(printed, set()).add(canon)
-                    depends = undetermined([a for a, keep, sub in zip(args, shown, same) if not keep and not sub],
-                                           [a for a, keep in zip(args, shown) if keep], ctx)
-                    if depends:
-                        found.dependent.append(
-                            f"an argument of `{hp}` that the text does not show depends on "
-                            f"{', '.join(f'`{n}`' for n in depends)}, bound in the statement: the printed "
-                            f"`{printed}` would be read as one term for every value")
+                found.opaque.setdefault(printed, set()).add(canon)
+            if ours:  # also a type of the project (`@Msk T` prints `Msk`)
+                depends = undetermined([a for a, keep, sub in zip(args, shown, same) if not keep and not sub],
+                                       [a for a, keep in zip(args, shown) if keep], ctx)
+                if depends:
+                    hides(f"an argument of `{hp}`", depends, printed)
             return printed, full, canon
         text = repr(e)
         return text, text, _canonical_levels(text)
@@ -418,12 +470,14 @@ def field_clashes(types, names: "dict[str, set[str]] | None" = None, is_type=lam
 
 
 def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None):
-    """Across statements: an application of a project function is an opaque term to the parser, named by its
-    text, so two theorems that print one such term alike (`MoeTheory.g`) while the compiled terms differ in
-    what the text does not show (`@g Nat` in one, `@g Bool` in the other) would be read as one term by a
-    derivation that combines them.  Without ``known``: ``{coarse printed form: {terms}}`` of the
-    project-headed applications in ``types``, each term with what each theorem binds for itself made alike
-    and the instances of subsingleton classes left out (:func:`_variants`).  With
+    """Across statements: the parser names an opaque term by its text, so two theorems that print one term
+    alike (`MoeTheory.g`, `∃ x, True`) while the compiled terms differ in what the text does not show (`@g Nat`
+    in one, `@g Bool` in the other; `∃ x : Fin 0` and `∃ x : Fin 1`) would be read as one term by a derivation
+    that combines them.  Without ``known``: ``{coarse printed form: {terms}}`` of the applications in
+    ``types``, each term with what each theorem binds for itself made alike (type variables, universe
+    parameters), the instances of subsingleton classes left out, for a core function its types, instances and
+    universes left out (its value is read off the rest), and the type of a `fun` binder left out when the body
+    fixes it (:func:`_variants`).  With
     it (what that call returned for every statement that may be combined): the problems of ``types``, one per
     such form that another statement applies to something else."""
     found: dict[str, set[str]] = {}
@@ -432,7 +486,8 @@ def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None)
             found.setdefault(printed, set()).update(forms)
     if known is None:
         return found
-    return [f"`{p}` names a term of `{p.split()[0][1:]}` that another statement of the project applies to "
-            "something the text does not show (an implicit argument, an instance, a type or a universe level): "
-            "a derivation combining the two would read different terms as one"
+    return [f"`{p}` names a term of `{p.split()[0][1:]}` that another statement of the project prints alike "
+            "but builds otherwise where the text shows nothing (an implicit argument, an instance, a type, a "
+            "universe level, the type of a `fun` or `∃` binder): a derivation combining the two would read "
+            "different terms as one"
             for p, fulls in sorted(found.items()) if known.get(p, set()) - fulls]

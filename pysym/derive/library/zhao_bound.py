@@ -74,7 +74,8 @@ def zhao_theorem1() -> Derivation:
                 hypotheses={"MoeTheory.Natarajan.DomainNdimLE M (N * d)": "A1", "xs.length = 2 * m": "S2m",
                             "patterns.Nodup": "S2m",
                             "∀ (p : List (MoeTheory.Mask T k)), p ∈ patterns → ∃ μ, M μ ∧ List.map μ xs = p": "S2m",
-                            "∀ (p : List (MoeTheory.Mask T k)), p ∈ patterns → P.prob (Bad p) ≤ ε": "A2"},
+                            "∀ (p : List (MoeTheory.Mask T k)), p ∈ patterns → P.prob (Bad p) ≤ ε": "A2",
+                            "Nonempty (MoeTheory.FinProbSpace Ω)": "PS"},
                 text="Eqs. 9-11: a union bound over the realized routing patterns, each bad with "
                      "probability at most epsilon."),
         Remark("tail", text="Per pattern, McDiarmid's inequality bounds the deviation (Eq. 16); with the "
@@ -127,6 +128,8 @@ def zhao_theorem1() -> Derivation:
                              "deviation exceeds its expectation by t is at most 2 exp(-2 m t^2) "
                              "(McDiarmid, two-sided)."),
             Assumption("A3", "Lemma 5 of the paper: E[phi | mu] <= 2 C R_m(H) for a C-Lipschitz loss."),
+            Assumption("PS", "The samples are drawn from a finite probability space P on the outcomes "
+                             "(the union bound is a theorem about such a P; Lean's statement takes P as given)."),
             Assumption("S2m", "The sample is the 2m points of S and its ghost copy S' (m >= 1), and "
                               "the patterns listed are distinct restrictions of the mask class to it."),
         ],
