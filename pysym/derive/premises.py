@@ -316,8 +316,8 @@ def _is_hypothesis(key: str, hyp, st) -> bool:
     if key == sp.sstr(hyp):
         return True
     name = hyp.name if isinstance(hyp, sp.Symbol) else hyp.func.__name__ if isinstance(hyp, _OPAQUE) else None
-    if name is not None and name == f"⟪{key}⟫":  # a piece read as is, e.g. `Nonempty (T)` for a binder of type T
-        return True
+    if name is not None and name in (key, f"⟪{key}⟫"):  # a piece read as is (`Nonempty (T)` for a binder of type
+        return True  # T), named with or without its brackets; its arguments are the theorem's own binders
     try:
         parsed = parse_statement(f"({key})", types=st.binders)
     except (LeanParseError, ValueError, TypeError, SyntaxError):
