@@ -615,3 +615,26 @@ def test_core_terms_that_print_alike_across_statements_must_be_one_term():
     # the same term in both (and a binder type the body fixes, as in `∃ p, p ∈ patterns`): nothing to refuse
     ours = dict([theorem("A.zero", about(0, const("False"))), theorem("A.one", about(0, const("False")))])
     assert statement_problems(list(texts), ours, texts, list(texts)) == {"A.zero": [], "A.one": []}
+
+
+def test_a_fun_binder_type_counts_unless_a_printed_type_fixes_it():
+    # `∃ x : Nat, (List.replicate n x).length = n` and the same over `{y // False}` print alike; `replicate`'s other
+    # argument `n` does not fix the type of `x` (a second red-team round)
+    from pysym.lean.meaning import statement_problems
+    from pysym.lean.terms import Lam
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    empty = app("Subtype", NAT, Lam(Name.of("y"), NAT, const("False"), "default"))
+
+    def replicated(ty, answer):  # `∀ (n : Nat), (∃ x : ty, (List.replicate n x).length = n) ↔ answer`
+        body = app("Eq", NAT, app("List.length", ty, app("List.replicate", ty, BVar(1), BVar(0))), BVar(1))
+        return ForallE(Name.of("n"), NAT, app("Iff", app("Exists", ty, Lam(Name.of("x"), ty, body, "default")),
+                                               const(answer)), "default")
+
+    ours = dict([theorem("A.nat", replicated(NAT, "True")), theorem("A.empty", replicated(empty, "False"))])
+    texts = {"A.nat": "∀ (n : Nat), (∃ x, (List.replicate n x).length = n) ↔ True",
+             "A.empty": "∀ (n : Nat), (∃ x, (List.replicate n x).length = n) ↔ False"}
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found

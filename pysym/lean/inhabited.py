@@ -25,6 +25,8 @@ def inhabited(ty: str, bound: set) -> bool:
 
     >>> inhabited("(i : ι) → DecidablePred (A i)", {"A"}), inhabited("α → { y // False }", {"α"})
     (True, False)
+    >>> inhabited("List (MoeTheory.Mask T k)", {"T", "k"}), inhabited("Nat × { x // False }", set())
+    (True, False)
     """
     t = ty.strip()
     depth, cut = 0, None
@@ -39,6 +41,12 @@ def inhabited(ty: str, bound: set) -> bool:
         return inhabited(t[cut + 1:], bound)
     while t.startswith("(") and t.endswith(")") and _balanced(t[1:-1]):
         t = t[1:-1].strip()
+    depth = 0
+    for ch in t:  # a head and its arguments only: no operator between them (`Nat × { x // False }` is empty)
+        depth += ch in "([{⟨"
+        depth -= ch in ")]}⟩"
+        if depth == 0 and not (ch.isalnum() or ch.isspace() or ch in "_.'!?)]}⟩"):
+            return False
     head = re.match(r"[^\s()\[\]{}]+", t)
     return bool(head) and head.group(0) in INHABITED and head.group(0) not in bound
 

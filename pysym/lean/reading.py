@@ -284,8 +284,9 @@ def _variants(type_expr, constants) -> _Found:
 
     def typed_by_use(body, ctx) -> bool:
         """Whether the variable bound by a `fun` (its type not printed) has its type fixed by what the body
-        shows: it is an argument of a variable whose type is printed, of a function of the project, or of a
-        core function together with such a variable (`p ∈ patterns`, `Bad p ω`; not `x = x`, nor `True`)."""
+        shows: it is an argument of a variable whose type is printed (`Bad p ω`), or the element in a
+        membership in such a variable (`p ∈ patterns`); not `x = x`, nor `True`, nor `List.replicate n x` (a
+        core function's other arguments need not fix it)."""
         stack = [(body, 0)]
         while stack:
             x, depth = stack.pop()
@@ -294,10 +295,12 @@ def _variants(type_expr, constants) -> _Found:
             elif isinstance(x, App):
                 head, args = _spine(x)
                 if any(isinstance(a, BVar) and a.index == depth for a in args):
-                    if isinstance(head, Const) and head.name in constants:
-                        return True
-                    outer = [a for a in [head, *args] if isinstance(a, BVar) and depth < a.index <= depth + len(ctx)]
-                    if any(ctx[len(ctx) - (a.index - depth)][3] for a in outer):
+                    if isinstance(head, Const) and str(head.name) == "Membership.mem":
+                        partners = [a for a in args if isinstance(a, BVar) and a.index != depth]
+                    else:
+                        partners = [head]
+                    if any(isinstance(a, BVar) and depth < a.index <= depth + len(ctx)
+                           and ctx[len(ctx) - (a.index - depth)][3] for a in partners):
                         return True
                 stack += [(head, depth)] + [(a, depth) for a in args]
             elif isinstance(x, (ForallE, Lam)):
