@@ -291,6 +291,25 @@ def test_a_name_for_a_term_whose_binder_type_depends_on_a_bound_value_stays_one_
         report.result("valued").detail
 
 
+def test_a_name_for_a_term_records_the_types_of_its_unbound_binders():
+    """`g.val 3` with `g : { f // f 3 = 0 }` in one theorem and `g : { f // f 3 = 1 }` in another: one text, two
+    terms (a third red-team round verified `G + 1 <= G` from the two)."""
+    statements = {"Rt3.natA": "∀ (g : { f // f 3 = 0 }), g.val 3 = 0",
+                  "Rt3.natB": "∀ (g : { f // f 3 = 1 }), 1 = g.val 3",
+                  "Rt3.natC": "∀ (g : { f // f 3 = 0 }), 0 = g.val 3"}
+    G = Var("G", 0, 10, integer=True)
+
+    def named(step, lean, rel, hyp):
+        return Premise(step, lean, rel, terms={"val(g, 3)": G.symbol}, hypotheses={hyp: "A"})
+
+    report = verify(named("a", "Rt3.natA", sp.Eq(G.symbol, 0), "Nonempty ({ f // f 3 = 0 })"),
+                    named("b", "Rt3.natB", sp.Eq(1, G.symbol), "Nonempty ({ f // f 3 = 1 })"),
+                    named("c", "Rt3.natC", sp.Eq(0, G.symbol), "Nonempty ({ f // f 3 = 0 })"),
+                    vars=[G], statements=statements, assumptions=[Assumption("A", "granted")])
+    assert report.result("a").ok and report.result("c").ok
+    assert rejected(report, "b") and "already names another term" in report.result("b").detail
+
+
 # --------------------------------------------------------------------------- 7. string bounds
 
 

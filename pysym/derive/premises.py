@@ -241,9 +241,12 @@ class Premise(Step):
 
 
 def _type_binding(term, st, subs) -> tuple:
-    """``((binder, bound value), ...)`` for the binders that the types of ``term``'s unbound binders mention,
-    transitively (what fixes those types: `T` and `k` for `M : (X → Mask T k) → Prop`)."""
+    """``((binder, type), ..., (binder, bound value), ...)``: the type of each of ``term``'s unbound binders (a
+    binder `g` of type `{ f // f 3 = 0 }` in one theorem and `{ f // f 3 = 1 }` in another is two things under one
+    name), and the values bound to the binders that those types mention, transitively (what fixes them: `T`
+    and `k` for `M : (X → Mask T k) → Prop`)."""
     names = {str(s) for s in term.free_symbols} & set(st.binders)
+    types = tuple(sorted((name, "type", st.binders[name]) for name in names))
     seen, todo = set(), list(names)
     while todo:
         name = todo.pop()
@@ -256,7 +259,7 @@ def _type_binding(term, st, subs) -> tuple:
         symbol = st.symbols.get(name)
         value = subs.get(symbol) if symbol is not None else None
         out.append((name, sp.srepr(value) if value is not None else None))
-    return tuple(out)
+    return types + tuple(out)
 
 
 def _matches(term, key: str) -> bool:
@@ -371,8 +374,8 @@ def _justify(term, target: Term, d, scope, statements, binding=()):
     if isinstance(eq, sp.Equality):
         for a, b in ((eq.lhs, eq.rhs), (eq.rhs, eq.lhs)):
             if a == term and _type_binding(a, st, subs) != binding:
-                return None, (f"{head}: the types of the binders in `{sp.sstr(term)}` depend on "
-                              f"{', '.join(n for n, _ in binding) or 'binders'} bound otherwise there than here")
+                return None, (f"{head}: the binders in `{sp.sstr(term)}` have other types there, or their types "
+                              "depend on values bound otherwise there than here")
             if a == term and scope.prove_zero(b - value).ok:
                 return value, None
     return None, f"{head}: its conclusion `{sp.sstr(eq)}` is not `{sp.sstr(term)} = {sp.sstr(value)}`"

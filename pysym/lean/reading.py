@@ -63,7 +63,7 @@ def _applications(e, heads, arity, name=_user) -> int:
 # core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
 # core functions with an implicit argument that is neither a type nor an instance (which `hidden` recognizes):
 # its positions (`getElem? {coll idx elem} {valid : coll → idx → Prop} [inst] xs i`)
-IMPLICIT = {"GetElem?.getElem?": (0, 1, 2, 3, 4)}
+IMPLICIT = {"GetElem?.getElem?": (0, 1, 2, 3, 4), "Subtype.val": (0, 1)}
 PROPOSITIONS = frozenset("Eq Ne LE.le LT.lt GE.ge GT.gt And Or Not Iff True False Exists Membership.mem "
                          "List.Nodup List.Pairwise List.Perm".split())
 TYPES = frozenset("Nat Int Rat Bool List Option Prod Subtype Unit PUnit Decidable DecidableEq DecidablePred "
