@@ -638,3 +638,23 @@ def test_a_fun_binder_type_counts_unless_a_printed_type_fixes_it():
              "A.empty": "∀ (n : Nat), (∃ x, (List.replicate n x).length = n) ↔ False"}
     found = statement_problems(list(texts), ours, texts, list(texts))
     assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found
+
+
+def test_a_type_of_the_project_with_a_hidden_argument_is_one_type_across_statements():
+    # `M : @Msk 0 → Prop` and `M : @Msk 1 → Prop` both print `M : MoeTheory.Msk → Prop`: a term of `M` named in
+    # two premises would be two terms under one name
+    from pysym.lean.meaning import statement_problems
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    ours = project(MoeTheory__Msk=("induct", ForallE(Name.of("T"), NAT, TYPE, "implicit")))
+
+    def about(n):  # `∀ (M : @Msk n → Prop), 0 = 0`
+        pred = ForallE(Name.of("x"), app("MoeTheory.Msk", num(n)), PROP, "default")
+        return ForallE(Name.of("M"), pred, app("Eq", NAT, num(0), num(0)), "default")
+
+    ours.update([theorem("A.zero", about(0)), theorem("A.one", about(1))])
+    texts = {n: "∀ (M : MoeTheory.Msk → Prop), 0 = 0" for n in ("A.zero", "A.one")}
+    found = statement_problems(list(texts), ours, texts, list(texts))
+    assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found

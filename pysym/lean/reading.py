@@ -370,7 +370,9 @@ def _variants(type_expr, constants) -> _Found:
             else:  # a core function's value is read off its other arguments: not its types, instances, universes
                 core = str(head.name) if isinstance(head, Const) else hc
                 canon = f"({core} " + " ".join(r[2] if keep else "‹›" for r, keep in zip(rendered, shown)) + ")"
-            if record and not hidden(e, ctx):  # a term the text names (types and instances are not named)
+            # a term the text names (core types and instances are not named; a type of the project is: `@Msk 0` and
+            # `@Msk 1` both print `Msk`, and a binder of either type prints alike)
+            if record and (ours or not hidden(e, ctx)):
                 found.variants.setdefault(printed, set()).add(full)
                 found.opaque.setdefault(printed, set()).add(canon)
             if ours:  # also a type of the project (`@Msk T` prints `Msk`)
