@@ -176,6 +176,16 @@ class _Project:
     def __init__(self, constants: Mapping[Name, object]):
         self.constants = constants
         self.verdicts: dict[Name, list[str]] = {}
+        self.found: dict[int, tuple] = {}  # id of a type: (the type, what reading._variants found in it)
+
+    def variants(self, type_expr):
+        """:func:`pysym.lean.reading._variants` of ``type_expr``, computed once per type."""
+        from pysym.lean.reading import _variants
+
+        hit = self.found.get(id(type_expr))
+        if hit is None:
+            hit = self.found[id(type_expr)] = (type_expr, _variants(type_expr, self.constants))
+        return hit[1]
 
     def problems(self, name: Name) -> list[str]:
         if name in self.verdicts:
@@ -263,7 +273,7 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
                         "statement does not show")
     from pysym.lean.reading import reading_problems
 
-    problems.extend(reading_problems(type_expr, constants, text, seen))
+    problems.extend(reading_problems(type_expr, constants, text, seen, project.variants))
     return sorted(set(problems))
 
 
@@ -297,12 +307,12 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
     others = [constants[by_user[n]].type for n in set(declared) | set(names)
               if n in by_user and constants[by_user[n]].kind == "thm"]
     clashes = field_clashes(others, is_type=is_type)
-    terms = opaque_clashes(others, constants)
+    terms = opaque_clashes(others, constants, variants=project.variants)
     for name in names:
         if name in out and by_user.get(name) is not None and constants[by_user[name]].kind == "thm":
             own = [constants[by_user[name]].type]
             out[name] = sorted(set(out[name]) | set(field_clashes(own, clashes, is_type))
-                               | set(opaque_clashes(own, constants, terms)))
+                               | set(opaque_clashes(own, constants, terms, project.variants)))
     return out
 
 

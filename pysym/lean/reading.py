@@ -11,9 +11,10 @@ does not show or shows ambiguously (:func:`reading_problems`):
 * names: no binder named like the first part of a dotted constant (``n.succ``), nothing named like the
   namespace of a function with a meaning (a constant ``MoeTheory`` prints ``MoeTheory.choose`` for its field);
 * hidden arguments: no two applications in the statement that may print alike and differ in what the text
-  does not show (an implicit argument, a type, an instance, a field's namespace); none across the tree's
-  statements for a project function (:func:`opaque_clashes`); no hidden argument of a project function that
-  depends on a value the statement binds and the shown arguments do not fix;
+  does not show (an implicit argument, a type, an instance, a field's namespace, a `fun` binder's type); none
+  across the tree's statements either (:func:`opaque_clashes`); no value the statement binds hidden in an
+  implicit argument of a project function or type that the shown arguments do not fix, nor in the unprinted
+  type of a `fun` or `∃` binder;
 * the binder chain the parser splits into binders, hypotheses and a conclusion: no proof in a binder, no name
   bound twice, numeric binder types exactly the core ones.
 """
@@ -31,9 +32,10 @@ __all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes"
 CASTS = frozenset({"Nat.cast", "NatCast.natCast", "Int.cast", "IntCast.intCast"})
 
 
-def reading_problems(type_expr, constants, text: str, seen) -> list[str]:
+def reading_problems(type_expr, constants, text: str, seen, variants=None) -> list[str]:
     """Why ``text`` may not read as ``type_expr`` (see the module docstring); ``constants``: the project's
-    constants by real name; ``seen``: the names of the constants in ``type_expr``."""
+    constants by real name; ``seen``: the names of the constants in ``type_expr``; ``variants``: a function
+    giving :func:`_variants` of a type (one that remembers them, when a caller judges many statements)."""
     from pysym.lean.parse import FUNCTIONS
 
     problems = []
@@ -47,7 +49,7 @@ def reading_problems(type_expr, constants, text: str, seen) -> list[str]:
             problems.append(f"it prints `{name}`, which its compiled type does not use")
     problems.extend(_function_problems(type_expr, constants))
     problems.extend(_name_problems(type_expr, seen))
-    problems.extend(_hidden_argument_problems(type_expr, constants))
+    problems.extend(_hidden_argument_problems((variants or (lambda e: _variants(e, constants)))(type_expr)))
     problems.extend(_binder_problems(type_expr, constants, text))
     return problems
 
@@ -61,13 +63,13 @@ def _applications(e, heads, arity, name=_user) -> int:
 
 
 # core constants whose applications are propositions, and core types (a binder of one is data, not a proof)
-# core functions with an implicit argument that is neither a type nor an instance (which `hidden` recognizes):
-# its positions (`getElem? {coll idx elem} {valid : coll → idx → Prop} [inst] xs i`)
-IMPLICIT = {"GetElem?.getElem?": (0, 1, 2, 3, 4), "Subtype.val": (0, 1)}
 PROPOSITIONS = frozenset("Eq Ne LE.le LT.lt GE.ge GT.gt And Or Not Iff True False Exists Membership.mem "
                          "List.Nodup List.Pairwise List.Perm".split())
 TYPES = frozenset("Nat Int Rat Bool List Option Prod Subtype Unit PUnit Decidable DecidableEq DecidablePred "
                   "DecidableRel".split())
+# core functions with an implicit argument that is neither a type nor an instance (which `hidden` recognizes):
+# its positions (`getElem? {coll idx elem} {valid : coll → idx → Prop} [inst] xs i`, `Subtype.val {α} {p} x`)
+IMPLICIT = {"GetElem?.getElem?": (0, 1, 2, 3, 4), "Subtype.val": (0, 1)}
 
 
 def _binder_problems(type_expr, constants, text: str) -> list[str]:
@@ -157,12 +159,11 @@ def _proposition(t, ctx: list, constants) -> "bool | None":
     return _is_prop(kind_type)
 
 
-def _hidden_argument_problems(type_expr, constants) -> list[str]:
+def _hidden_argument_problems(found: "_Found") -> list[str]:
     """Two applications in one statement that may print alike but differ in what the text does not show, and
-    applications of a project function whose hidden arguments depend on a value the statement binds
-    (:func:`_variants`): the symbolic layer, which names an opaque term by its text, would take different
-    terms for one."""
-    found = _variants(type_expr, constants)
+    values the statement binds hidden where the text does not show them (``found``: :func:`_variants` of the
+    statement): the symbolic layer, which names an opaque term by its text, would take different terms for
+    one."""
     return [f"two applications of `{p.split()[0][1:]}` may print alike (as `{p}`) but differ in what the text "
             "does not show (an implicit argument, an instance, a type, a universe level, or the namespace of a "
             "field)" for p, fulls in sorted(found.variants.items()) if len(fulls) > 1] + found.dependent
@@ -180,6 +181,21 @@ class _Found:
         self.variants: dict[str, set[str]] = {}  # coarse printed form: {whole terms}
         self.opaque: dict[str, set[str]] = {}  # the same, in the form compared across statements
         self.dependent: list[str] = []  # what hides a value bound in the statement (an argument, a binder's type)
+
+
+def _scoped(e):
+    """Every node of ``e`` with the number of binders of ``e`` it sits under (a bound variable ``BVar(i)`` at
+    depth ``d`` is bound outside ``e`` when ``i >= d``)."""
+    stack = [(e, 0)]
+    while stack:
+        x, depth = stack.pop()
+        yield x, depth
+        if isinstance(x, (ForallE, Lam)):
+            stack += [(x.binder_type, depth), (x.body, depth + 1)]
+        elif isinstance(x, LetE):
+            stack += [(x.type, depth), (x.value, depth), (x.body, depth + 1)]
+        else:
+            stack += [(c, depth) for c in _children(x)]
 
 
 def _type_variable(binder_type) -> bool:
@@ -206,12 +222,14 @@ def _variants(type_expr, constants) -> _Found:
     the parser reads them (a name bound twice in the chain the parser splits is refused by
     :func:`_binder_problems`; inside a nested `∀` the whole proposition is one opaque term).
 
-    For a project function (an opaque term to the parser) two more things are collected.  Its form for
-    comparison across statements (:func:`opaque_clashes`): the whole term with the names each theorem binds
-    for itself made alike (universe parameters, type variables) and arguments in an instance position of a
-    class whose instances are all equal (:data:`SUBSINGLETON_CLASSES`) left out.  And whether an argument the
-    text hides depends on a value the statement binds (`∀ n, @g n = n` prints `∀ n, g = n`: read as one term
-    `g`, it would equal every `n`)."""
+    Two more things are collected.  Each term's form for comparison across statements (:func:`opaque_clashes`):
+    the whole term with what each theorem binds for itself made alike (universe parameters, type variables),
+    arguments in an instance position of a class whose instances are all equal (:data:`SUBSINGLETON_CLASSES`)
+    left out, a core function's types, instances and universes left out, and a `fun` binder's type left out
+    when a variable with a printed type fixes it.  And every value the statement binds that hides where the
+    text does not show it: in an implicit argument of a project function or type that the shown arguments do
+    not fix (`∀ n, @g n = n` prints `∀ n, g = n`: read as one term `g`, it would equal every `n`), or in the
+    type of a `fun` or `∃` binder."""
     found = _Found()
     binders = [0]
     signatures: dict[Name, list[tuple[str, bool]]] = {}
@@ -252,18 +270,8 @@ def _variants(type_expr, constants) -> _Found:
 
     def free(arg, ctx) -> set[int]:
         """The positions in ``ctx`` of the statement's binders that ``arg`` mentions."""
-        out, stack = set(), [(arg, 0)]
-        while stack:
-            x, depth = stack.pop()
-            if isinstance(x, BVar) and depth <= x.index < depth + len(ctx):
-                out.add(len(ctx) - 1 - (x.index - depth))
-            elif isinstance(x, (ForallE, Lam)):
-                stack += [(x.binder_type, depth), (x.body, depth + 1)]
-            elif isinstance(x, LetE):
-                stack += [(x.type, depth), (x.value, depth), (x.body, depth + 1)]
-            else:
-                stack += [(c, depth) for c in _children(x)]
-        return out
+        return {len(ctx) - 1 - (x.index - depth) for x, depth in _scoped(arg)
+                if isinstance(x, BVar) and depth <= x.index < depth + len(ctx)}
 
     def fixed_by(positions, ctx) -> set[int]:
         """The binders that the printed types of the binders at ``positions`` mention (a `fun` or `∃` binder's
@@ -287,26 +295,18 @@ def _variants(type_expr, constants) -> _Found:
         shows: it is an argument of a variable whose type is printed (`Bad p ω`), or the element in a
         membership in such a variable (`p ∈ patterns`); not `x = x`, nor `True`, nor `List.replicate n x` (a
         core function's other arguments need not fix it)."""
-        stack = [(body, 0)]
-        while stack:
-            x, depth = stack.pop()
-            if isinstance(x, MData):
-                stack.append((x.expr, depth))
-            elif isinstance(x, App):
-                head, args = _spine(x)
-                if any(isinstance(a, BVar) and a.index == depth for a in args):
-                    if isinstance(head, Const) and str(head.name) == "Membership.mem":
-                        partners = [a for a in args if isinstance(a, BVar) and a.index != depth]
-                    else:
-                        partners = [head]
-                    if any(isinstance(a, BVar) and depth < a.index <= depth + len(ctx)
-                           and ctx[len(ctx) - (a.index - depth)][3] for a in partners):
-                        return True
-                stack += [(head, depth)] + [(a, depth) for a in args]
-            elif isinstance(x, (ForallE, Lam)):
-                stack += [(x.binder_type, depth), (x.body, depth + 1)]
-            elif isinstance(x, LetE):
-                stack += [(x.type, depth), (x.value, depth), (x.body, depth + 1)]
+        for x, depth in _scoped(body):
+            if not isinstance(x, App):
+                continue
+            head, args = _spine(x)
+            if any(isinstance(a, BVar) and a.index == depth for a in args):
+                if isinstance(head, Const) and str(head.name) == "Membership.mem":
+                    partners = [a for a in args if isinstance(a, BVar) and a.index != depth]
+                else:
+                    partners = [head]
+                if any(isinstance(a, BVar) and depth < a.index <= depth + len(ctx)
+                       and ctx[len(ctx) - (a.index - depth)][3] for a in partners):
+                    return True
         return False
 
     def hides(what: str, depends: list[str], printed: str) -> None:
@@ -329,13 +329,12 @@ def _variants(type_expr, constants) -> _Found:
             inner = ctx + ((str(e.binder_name), binders[0], e.binder_type, isinstance(e, ForallE)),)
             t = go(e.binder_type, ctx, record)
             b = go(e.body, inner, record)
-            if isinstance(e, Lam):  # `fun x => ...`, `∃ x, ...`: the binder's type is not printed
+            if isinstance(e, Lam):  # printed `fun x => ...` (`∃ x, ...`): without the binder's type
                 fixed = fixed_by(free(e.body, inner), inner)
                 depends = sorted({ctx[j][0] for j in free(e.binder_type, ctx)
                                   if j not in fixed and not _type_variable(ctx[j][2])})
                 if depends:
                     hides(f"the type of the bound `{e.binder_name}`", depends, b[0])
-            if isinstance(e, Lam):  # printed `fun x => ...` (`∃ x, ...`): without the binder's type
                 typed = "‹›" if typed_by_use(e.body, ctx) else t[2]  # across statements: what the body fixes
                 return f"(fun {e.binder_name}, {b[0]})", f"(fun {e.binder_name} : {t[1]}, {b[1]})", \
                     f"(fun {e.binder_name} : {typed}, {b[2]})"
@@ -474,7 +473,7 @@ def field_clashes(types, names: "dict[str, set[str]] | None" = None, is_type=lam
     return problems
 
 
-def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None):
+def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None, variants=None):
     """Across statements: the parser names an opaque term by its text, so two theorems that print one term
     alike (`MoeTheory.g`, `∃ x, True`) while the compiled terms differ in what the text does not show (`@g Nat`
     in one, `@g Bool` in the other; `∃ x : Fin 0` and `∃ x : Fin 1`) would be read as one term by a derivation
@@ -482,12 +481,12 @@ def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None)
     ``types``, each term with what each theorem binds for itself made alike (type variables, universe
     parameters), the instances of subsingleton classes left out, for a core function its types, instances and
     universes left out (its value is read off the rest), and the type of a `fun` binder left out when the body
-    fixes it (:func:`_variants`).  With
+    fixes it (:func:`_variants`; ``variants``: as for :func:`reading_problems`).  With
     it (what that call returned for every statement that may be combined): the problems of ``types``, one per
     such form that another statement applies to something else."""
     found: dict[str, set[str]] = {}
     for t in types:
-        for printed, forms in _variants(t, constants).opaque.items():
+        for printed, forms in (variants or (lambda e: _variants(e, constants)))(t).opaque.items():
             found.setdefault(printed, set()).update(forms)
     if known is None:
         return found
