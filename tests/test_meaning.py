@@ -216,7 +216,7 @@ def test_the_commands_start_only_from_trusted_statements(tmp_path, monkeypatch):
     trust reaches them as the refusal, and statements.json records why."""
     from types import SimpleNamespace
 
-    import pysym.cli as cli
+    import pysym.cli.commands as cli
     from pysym.lean.check import CheckResult
 
     result = CheckResult(ok=True, modules=["A"], declarations=2, theorems=2, problems=[], warnings=[],
