@@ -5,7 +5,8 @@ each must be refused with its position and a reason."""
 
 import pytest
 
-from pysym.lean.gate import scan, scan_lakefile
+from pysym.lean.gate import scan
+from pysym.lean.lakefile import scan_lakefile
 from pysym.lean.source import declarations, parse_imports
 
 # (name, source, text the first problem's message must contain, line, col)

@@ -54,7 +54,7 @@ from pysym.errors import ProjectError
 from pysym.lean import runs, source
 from pysym.lean.cache import LeanCache, module_keys
 from pysym.lean.combined import classify, combine, one_line, parse_messages
-from pysym.lean.gate import scan_lakefile
+from pysym.lean.lakefile import scan_lakefile
 from pysym.lean.incremental import incremental
 from pysym.lean.produced import visibility_problems
 from pysym.lean.runs import run_lean
@@ -183,7 +183,7 @@ def order_modules(modules: list[Module], extra: list[Module] = ()) -> tuple[list
 
 def lean_options(root: Path) -> tuple[list[tuple[str, str]], list[Problem]]:
     """``leanOptions`` of ``lakefile.lean`` as read by the gate
-    (:func:`pysym.lean.gate.scan_lakefile`), and the gate's problems with it."""
+    (:func:`pysym.lean.lakefile.scan_lakefile`), and the gate's problems with it."""
     path = root / "lakefile.lean"
     try:
         text = path.read_text(encoding="utf-8")
