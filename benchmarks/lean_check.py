@@ -50,7 +50,7 @@ from lean_startup import WORKLOADS, _conditions, _link_or_copy, measure  # noqa:
 
 from pysym.lean import glue  # noqa: E402
 from pysym.lean.check import check_project  # noqa: E402
-from pysym.lean.toolchain import load_wasm  # noqa: E402
+from pysym.lean.install import load_wasm  # noqa: E402
 from pysym.progress import Progress  # noqa: E402
 
 EDIT = "\ntheorem bench_edit_{n} : {n} + 1 = {m} := rfl\n"

