@@ -37,12 +37,9 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from pysym.lean.inhabited import inhabited
+from pysym.lean.syntax import LeanParseError, Parser, show, tokenize
 
 __all__ = ["LeanParseError", "Statement", "parse_statement", "FUNCTIONS"]
-
-
-class LeanParseError(ValueError):
-    pass
 
 
 # Lean heads with a SymPy meaning: the library's own functions (core Lean has no `Nat.choose` or
@@ -55,31 +52,6 @@ FUNCTIONS = {
 
 NUMERIC_TYPES = {"Nat": "Nat", "ℕ": "Nat", "Int": "Int", "ℤ": "Int", "Rat": "Rat", "ℚ": "Rat"}
 
-_TOKEN = re.compile(
-    r"\s*(?:"
-    r"(?P<num>\d+(?:\.\d+)?)"
-    r"|(?P<field>\.[A-Za-z_][\w'!?]*)"
-    r"|(?P<op>→|↔|∧|∨|¬|≤|≥|≠|<|>|=>|::|\+\+|\|\||&&|=|\+|-|\*|/|\^|%|∣|∈|∉|×|∘|·|⦃|⦄|,|:|\(|\)|\{|\}|\[|\]|⟨|⟩|@|↦|!|↑|\?)"
-    r"|(?P<kw>∀|∃|fun|λ|if|then|else)(?![\w'])"
-    r"|(?P<id>[A-Za-z_\u00C0-\u024F\u0370-\u03FF\u1F00-\u1FFF\u2070-\u209F\u2100-\u214F𝓐-𝔷][\w'!?\u2070-\u209F\u00C0-\u024F\u0370-\u03FF]*(?:\.[A-Za-z_\u0370-\u03FF][\w'!?]*)*)"
-    r")"
-)
-
-
-def _tokenize(text: str) -> list[tuple[str, str]]:
-    out = []
-    pos = 0
-    text = text.strip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            raise LeanParseError(f"cannot read `{text[pos:pos + 20]}` at position {pos}")
-        kind = m.lastgroup
-        out.append((kind, m.group(kind), m.start(kind) > pos))
-        pos = m.end()
-    return out
-
-
 @dataclass
 class Statement:
     """A theorem's statement: binders, hypotheses (in order), conclusion."""
@@ -88,241 +60,6 @@ class Statement:
     hypotheses: list = field(default_factory=list)  # SymPy relations or opaque applications
     conclusion: object = None
     symbols: dict[str, sp.Symbol] = field(default_factory=dict)
-
-
-# AST nodes are tuples: ("num", v) ("var", name) ("app", head, [args]) ("bin", op, a, b)
-# ("not", a) ("paren", a)
-
-
-class _Parser:
-    def __init__(self, tokens):
-        self.toks = tokens
-        self.i = 0
-
-    def peek(self, k=0):
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else ("eof", "", True)
-
-    def take(self, value=None):
-        tok = self.peek()
-        if value is not None and tok[1] != value:
-            raise LeanParseError(f"expected `{value}` but found `{tok[1] or 'end of statement'}`")
-        self.i += 1
-        return tok
-
-    # term := ∀ binders, term | arrow
-    def term(self):
-        if self.peek()[1] == "∀":
-            self.take()
-            binders = self.binders()
-            self.take(",")
-            return ("forall", binders, self.term())
-        if self.peek()[1] == "∃":
-            self.take()
-            binders = self.binders()
-            self.take(",")
-            return ("exists", binders, self.term())
-        if self.peek()[1] == "if":
-            self.take()
-            cond = self.term()
-            self.take("then")
-            a = self.term()
-            self.take("else")
-            return ("ite", cond, a, self.term())
-        return self.arrow()
-
-    def binders(self):
-        out = []  # (name, type_text or None, kind)
-        while True:
-            tok = self.peek()
-            if tok[1] in ("(", "{", "[", "⦃"):
-                close = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}[tok[1]]
-                self.take()
-                j = self.i
-                while self.toks[j][0] == "id":
-                    j += 1
-                if self.toks[j][1] == ":":  # (n k : Nat)
-                    names = [t[1] for t in self.toks[self.i:j]]
-                    self.i = j + 1
-                else:  # an anonymous instance binder [DecidableEq α]
-                    names = ["_inst"]
-                ty = self._until(close)
-                self.take(close)
-                out.extend((n, ty, tok[1]) for n in names)
-            elif tok[0] == "id":
-                name = self.take()[1]
-                if self.peek()[1] in ("∈", "∉", "<", "≤"):  # ∀ i ∈ I, ...
-                    op = self.take()[1]
-                    out.append((name, f"{op} {_show(self.add())}", "bounded"))
-                else:
-                    out.append((name, None, "plain"))
-            else:
-                break
-        return out
-
-    def _until(self, close):
-        depth = 0
-        parts = []
-        while True:
-            tok = self.peek()
-            if tok[0] == "eof":
-                raise LeanParseError(f"unclosed binder, expected `{close}`")
-            if tok[1] in ("(", "{", "[", "⦃", "⟨"):
-                depth += 1
-            if tok[1] in (")", "}", "]", "⦄", "⟩"):
-                if depth == 0 and tok[1] == close:
-                    return " ".join(parts)
-                depth -= 1
-            parts.append(self.take()[1])
-
-    def arrow(self):
-        """``↔`` (precedence 20) binds looser than ``→`` (25): ``a ↔ b → c`` is ``a ↔ (b → c)``."""
-        left = self.implication()
-        if self.peek()[1] == "↔":
-            self.take()
-            return ("bin", "↔", left, self._right(self.implication))
-        return left
-
-    def implication(self):
-        left = self.disj()
-        if self.peek()[1] == "→":  # right-associative; `a → b ↔ c` is `(a → b) ↔ c`
-            self.take()
-            return ("bin", "→", left, self._right(self.implication))
-        return left
-
-    def _right(self, level):
-        """The right operand of a binary operator: a `∀`, `∃` or `if` extends as far as it can, as in Lean."""
-        return self.term() if self.peek()[1] in ("∀", "∃", "if") else level()
-
-    def disj(self):
-        left = self.conj()
-        if self.peek()[1] == "∨":
-            self.take()
-            return ("bin", "∨", left, self.disj())
-        return left
-
-    def conj(self):
-        left = self.neg()
-        if self.peek()[1] == "∧":
-            self.take()
-            return ("bin", "∧", left, self.conj())
-        return left
-
-    def neg(self):
-        if self.peek()[1] == "¬":
-            self.take()
-            return ("not", self.neg())
-        return self.rel()
-
-    def rel(self):
-        left = self.add()
-        if self.peek()[1] in ("≤", "<", "≥", ">", "=", "≠", "∣", "∈", "∉"):
-            op = self.take()[1]
-            return ("bin", op, left, self.add())
-        return left
-
-    def add(self):
-        left = self.mul()
-        while self.peek()[1] in ("+", "-", "::", "++", "||", "&&"):
-            op = self.take()[1]
-            left = ("bin", op, left, self.mul())
-        return left
-
-    def mul(self):
-        left = self.pow()
-        while self.peek()[1] in ("*", "/", "%"):
-            op = self.take()[1]
-            left = ("bin", op, left, self.pow())
-        return left
-
-    def pow(self):
-        if self.peek()[1] == "-":  # Lean's `-x ^ 2` is `-(x ^ 2)` (`-` is prefix:75, `^` infixr:75)
-            self.take()
-            return ("bin", "-", ("num", "0"), self.pow())
-        base = self.app()
-        if self.peek()[1] == "^":
-            self.take()
-            return ("bin", "^", base, self.pow())
-        return base
-
-    def app(self):
-        head = self.atom()
-        args = []
-        while self.peek()[0] in ("id", "num") or self.peek()[1] in ("(", "@", "↑", "fun", "λ", "["):
-            if self.peek()[1] in ("fun", "λ"):  # a trailing lambda is the last argument
-                args.append(self.lam())
-                break
-            args.append(self.atom())
-        if not args:
-            return head
-        return ("app", head, args)
-
-    def postfix(self, node):
-        """Field access ``(e).length`` and indexing ``e[i]?`` after an atom."""
-        while True:
-            tok = self.peek()
-            if tok[0] == "field":
-                self.take()
-                node = ("field", node, tok[1][1:])
-            elif tok[1] == "[" and self.i > 0 and not self._space_before():
-                self.take()
-                idx = self.term()
-                self.take("]")
-                if self.peek()[1] in ("?", "!"):
-                    self.take()
-                node = ("index", node, idx)
-            else:
-                return node
-
-    def _space_before(self) -> bool:
-        return self.toks[self.i][2] if len(self.toks[self.i]) > 2 else True
-
-    def lam(self):
-        self.take()
-        binders = self.binders()
-        if self.peek()[1] not in ("=>", "↦"):
-            raise LeanParseError(f"expected `=>` in a `fun`, found `{self.peek()[1]}`")
-        self.take()
-        return ("fun", binders, self.term())
-
-    def atom(self):
-        tok = self.peek()
-        if tok[1] in ("@", "↑"):  # explicit-argument marker, coercion: no arithmetic meaning
-            self.take()
-            return self.atom()
-        if tok[1] in ("fun", "λ"):
-            return self.lam()
-        if tok[1] == "∀":
-            return self.term()
-        if tok[1] == "(":
-            self.take()
-            inner = self.term()
-            if self.peek()[1] == ":":  # type ascription (x : T)
-                self.take()
-                self._until(")")
-            self.take(")")
-            return self.postfix(("paren", inner))
-        if tok[0] == "num":
-            self.take()
-            return self.postfix(("num", tok[1]))
-        if tok[0] == "id":
-            self.take()
-            return self.postfix(("var", tok[1]))
-        if tok[1] == "[":  # list literal
-            self.take()
-            items = []
-            while self.peek()[1] != "]":
-                items.append(self.term())
-                if self.peek()[1] == ",":
-                    self.take()
-            self.take("]")
-            return self.postfix(("list", items))
-        if tok[1] in ("∃", "if"):
-            return self.term()
-        if tok[1] == "-":
-            self.take()
-            return ("bin", "-", ("num", "0"), self.app())
-        raise LeanParseError(f"unexpected `{tok[1] or 'end of statement'}`")
 
 
 def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tuple[str, ...] = ()) -> Statement:
@@ -341,7 +78,7 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
 
     if text.startswith(REFUSED):
         raise LeanParseError("Lean's statement is not trusted to mean what it prints: " + text[len(REFUSED):])
-    parser = _Parser(_tokenize(text))
+    parser = Parser(tokenize(text))
     ast = parser.term()
     if parser.peek()[0] != "eof":
         raise LeanParseError(f"unexpected `{parser.peek()[1]}` after the statement")
@@ -382,7 +119,7 @@ class _Converter:
         """A piece with no SymPy meaning, named by its Lean text, applied to the numeric binders its text
         mentions: binding one of them reaches it (``[decide (0 < n)]`` at ``n = 0`` and at ``n = 1`` are two
         terms, not one symbol)."""
-        return self.opaque_text(_show(node))
+        return self.opaque_text(show(node))
 
     def opaque_text(self, text: str):
         """:meth:`opaque` of the Lean text ``text``."""
@@ -466,7 +203,7 @@ class _Converter:
                 return self.opaque(node)
             if op == "-" and self.kind_of(node) == "Nat" and node[2] != ("num", "0"):
                 raise LeanParseError(
-                    f"truncated Nat subtraction `{_show(node[2])} - {_show(node[3])}` has no faithful SymPy meaning")
+                    f"truncated Nat subtraction `{show(node[2])} - {show(node[3])}` has no faithful SymPy meaning")
             if op in ("/", "%") and self.kind_of(node) == "Nat":
                 raise LeanParseError(f"Nat `{op}` truncates and has no faithful SymPy meaning")
             a, b = self.term(node[2]), self.term(node[3])
@@ -500,50 +237,9 @@ class _Converter:
                     return sp.Function(fld)(self.symbol(base), *args)
                 return sp.Function(name)(*args)
             return self.opaque(node)
-        raise LeanParseError(f"cannot translate `{_show(node)}`")
+        raise LeanParseError(f"cannot translate `{show(node)}`")
 
 
 def opaque(node) -> sp.Symbol:
     """A proposition or function with no SymPy meaning, named by its Lean text."""
-    return sp.Symbol(f"⟪{_show(node)}⟫")
-
-
-def _show_binders(binders) -> str:
-    parts = []
-    for name, ty, kind in binders:
-        if kind == "bounded":
-            parts.append(f"{name} {ty}")
-        elif ty:
-            parts.append(f"({name} : {ty})")
-        else:
-            parts.append(name)
-    return " ".join(parts)
-
-
-def _show(node) -> str:
-    tag = node[0]
-    if tag == "forall":
-        return f"∀ {_show_binders(node[1])}, {_show(node[2])}"
-    if tag == "fun":
-        return f"fun {_show_binders(node[1])} => {_show(node[2])}"
-    if tag == "not":
-        return f"¬{_show(node[1])}"
-    if tag == "exists":
-        return f"∃ {_show_binders(node[1])}, {_show(node[2])}"
-    if tag == "ite":
-        return f"if {_show(node[1])} then {_show(node[2])} else {_show(node[3])}"
-    if tag == "list":
-        return "[" + ", ".join(_show(a) for a in node[1]) + "]"
-    if tag == "field":
-        return f"{_show(node[1])}.{node[2]}"
-    if tag == "index":
-        return f"{_show(node[1])}[{_show(node[2])}]"
-    if tag in ("num", "var"):
-        return node[1]
-    if tag == "paren":
-        return f"({_show(node[1])})"
-    if tag == "bin":
-        return f"{_show(node[2])} {node[1]} {_show(node[3])}"
-    if tag == "app":
-        return " ".join([_show(node[1])] + [_show(a) for a in node[2]])
-    return str(node)
+    return sp.Symbol(f"⟪{show(node)}⟫")

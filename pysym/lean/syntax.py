@@ -1,0 +1,320 @@
+"""The syntax of Lean's printed statements: tokens (:func:`tokenize`), a tree
+of tuples (:class:`Parser`) and the tree printed back as text (:func:`show`).
+What the tree means is :mod:`pysym.lean.parse`'s concern.
+
+>>> show(Parser(tokenize("∀ (n : Nat), n.succ ≤ 2 ^ n")).term())
+'∀ (n : Nat), n.succ ≤ 2 ^ n'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LeanParseError", "Parser", "show", "tokenize"]
+
+
+class LeanParseError(ValueError):
+    """A statement this project cannot read faithfully (its public home is :mod:`pysym.lean.parse`)."""
+
+    __module__ = "pysym.lean.parse"
+
+
+_TOKEN = re.compile(
+    r"\s*(?:"
+    r"(?P<num>\d+(?:\.\d+)?)"
+    r"|(?P<field>\.[A-Za-z_][\w'!?]*)"
+    r"|(?P<op>→|↔|∧|∨|¬|≤|≥|≠|<|>|=>|::|\+\+|\|\||&&|=|\+|-|\*|/|\^|%|∣|∈|∉|×|∘|·|⦃|⦄|,|:|\(|\)|\{|\}|\[|\]|⟨|⟩|@|↦|!|↑|\?)"
+    r"|(?P<kw>∀|∃|fun|λ|if|then|else)(?![\w'])"
+    r"|(?P<id>[A-Za-z_\u00C0-\u024F\u0370-\u03FF\u1F00-\u1FFF\u2070-\u209F\u2100-\u214F𝓐-𝔷][\w'!?\u2070-\u209F\u00C0-\u024F\u0370-\u03FF]*(?:\.[A-Za-z_\u0370-\u03FF][\w'!?]*)*)"
+    r")"
+)
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise LeanParseError(f"cannot read `{text[pos:pos + 20]}` at position {pos}")
+        kind = m.lastgroup
+        out.append((kind, m.group(kind), m.start(kind) > pos))
+        pos = m.end()
+    return out
+
+
+# AST nodes are tuples: ("num", v) ("var", name) ("app", head, [args]) ("bin", op, a, b)
+# ("not", a) ("paren", a)
+
+
+class Parser:
+    def __init__(self, tokens):
+        self.toks = tokens
+        self.i = 0
+
+    def peek(self, k=0):
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else ("eof", "", True)
+
+    def take(self, value=None):
+        tok = self.peek()
+        if value is not None and tok[1] != value:
+            raise LeanParseError(f"expected `{value}` but found `{tok[1] or 'end of statement'}`")
+        self.i += 1
+        return tok
+
+    # term := ∀ binders, term | arrow
+    def term(self):
+        if self.peek()[1] == "∀":
+            self.take()
+            binders = self.binders()
+            self.take(",")
+            return ("forall", binders, self.term())
+        if self.peek()[1] == "∃":
+            self.take()
+            binders = self.binders()
+            self.take(",")
+            return ("exists", binders, self.term())
+        if self.peek()[1] == "if":
+            self.take()
+            cond = self.term()
+            self.take("then")
+            a = self.term()
+            self.take("else")
+            return ("ite", cond, a, self.term())
+        return self.arrow()
+
+    def binders(self):
+        out = []  # (name, type_text or None, kind)
+        while True:
+            tok = self.peek()
+            if tok[1] in ("(", "{", "[", "⦃"):
+                close = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}[tok[1]]
+                self.take()
+                j = self.i
+                while self.toks[j][0] == "id":
+                    j += 1
+                if self.toks[j][1] == ":":  # (n k : Nat)
+                    names = [t[1] for t in self.toks[self.i:j]]
+                    self.i = j + 1
+                else:  # an anonymous instance binder [DecidableEq α]
+                    names = ["_inst"]
+                ty = self._until(close)
+                self.take(close)
+                out.extend((n, ty, tok[1]) for n in names)
+            elif tok[0] == "id":
+                name = self.take()[1]
+                if self.peek()[1] in ("∈", "∉", "<", "≤"):  # ∀ i ∈ I, ...
+                    op = self.take()[1]
+                    out.append((name, f"{op} {show(self.add())}", "bounded"))
+                else:
+                    out.append((name, None, "plain"))
+            else:
+                break
+        return out
+
+    def _until(self, close):
+        depth = 0
+        parts = []
+        while True:
+            tok = self.peek()
+            if tok[0] == "eof":
+                raise LeanParseError(f"unclosed binder, expected `{close}`")
+            if tok[1] in ("(", "{", "[", "⦃", "⟨"):
+                depth += 1
+            if tok[1] in (")", "}", "]", "⦄", "⟩"):
+                if depth == 0 and tok[1] == close:
+                    return " ".join(parts)
+                depth -= 1
+            parts.append(self.take()[1])
+
+    def arrow(self):
+        """``↔`` (precedence 20) binds looser than ``→`` (25): ``a ↔ b → c`` is ``a ↔ (b → c)``."""
+        left = self.implication()
+        if self.peek()[1] == "↔":
+            self.take()
+            return ("bin", "↔", left, self._right(self.implication))
+        return left
+
+    def implication(self):
+        left = self.disj()
+        if self.peek()[1] == "→":  # right-associative; `a → b ↔ c` is `(a → b) ↔ c`
+            self.take()
+            return ("bin", "→", left, self._right(self.implication))
+        return left
+
+    def _right(self, level):
+        """The right operand of a binary operator: a `∀`, `∃` or `if` extends as far as it can, as in Lean."""
+        return self.term() if self.peek()[1] in ("∀", "∃", "if") else level()
+
+    def disj(self):
+        left = self.conj()
+        if self.peek()[1] == "∨":
+            self.take()
+            return ("bin", "∨", left, self.disj())
+        return left
+
+    def conj(self):
+        left = self.neg()
+        if self.peek()[1] == "∧":
+            self.take()
+            return ("bin", "∧", left, self.conj())
+        return left
+
+    def neg(self):
+        if self.peek()[1] == "¬":
+            self.take()
+            return ("not", self.neg())
+        return self.rel()
+
+    def rel(self):
+        left = self.add()
+        if self.peek()[1] in ("≤", "<", "≥", ">", "=", "≠", "∣", "∈", "∉"):
+            op = self.take()[1]
+            return ("bin", op, left, self.add())
+        return left
+
+    def add(self):
+        left = self.mul()
+        while self.peek()[1] in ("+", "-", "::", "++", "||", "&&"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.mul())
+        return left
+
+    def mul(self):
+        left = self.pow()
+        while self.peek()[1] in ("*", "/", "%"):
+            op = self.take()[1]
+            left = ("bin", op, left, self.pow())
+        return left
+
+    def pow(self):
+        if self.peek()[1] == "-":  # Lean's `-x ^ 2` is `-(x ^ 2)` (`-` is prefix:75, `^` infixr:75)
+            self.take()
+            return ("bin", "-", ("num", "0"), self.pow())
+        base = self.app()
+        if self.peek()[1] == "^":
+            self.take()
+            return ("bin", "^", base, self.pow())
+        return base
+
+    def app(self):
+        head = self.atom()
+        args = []
+        while self.peek()[0] in ("id", "num") or self.peek()[1] in ("(", "@", "↑", "fun", "λ", "["):
+            if self.peek()[1] in ("fun", "λ"):  # a trailing lambda is the last argument
+                args.append(self.lam())
+                break
+            args.append(self.atom())
+        if not args:
+            return head
+        return ("app", head, args)
+
+    def postfix(self, node):
+        """Field access ``(e).length`` and indexing ``e[i]?`` after an atom."""
+        while True:
+            tok = self.peek()
+            if tok[0] == "field":
+                self.take()
+                node = ("field", node, tok[1][1:])
+            elif tok[1] == "[" and self.i > 0 and not self._space_before():
+                self.take()
+                idx = self.term()
+                self.take("]")
+                if self.peek()[1] in ("?", "!"):
+                    self.take()
+                node = ("index", node, idx)
+            else:
+                return node
+
+    def _space_before(self) -> bool:
+        return self.toks[self.i][2] if len(self.toks[self.i]) > 2 else True
+
+    def lam(self):
+        self.take()
+        binders = self.binders()
+        if self.peek()[1] not in ("=>", "↦"):
+            raise LeanParseError(f"expected `=>` in a `fun`, found `{self.peek()[1]}`")
+        self.take()
+        return ("fun", binders, self.term())
+
+    def atom(self):
+        tok = self.peek()
+        if tok[1] in ("@", "↑"):  # explicit-argument marker, coercion: no arithmetic meaning
+            self.take()
+            return self.atom()
+        if tok[1] in ("fun", "λ"):
+            return self.lam()
+        if tok[1] == "∀":
+            return self.term()
+        if tok[1] == "(":
+            self.take()
+            inner = self.term()
+            if self.peek()[1] == ":":  # type ascription (x : T)
+                self.take()
+                self._until(")")
+            self.take(")")
+            return self.postfix(("paren", inner))
+        if tok[0] == "num":
+            self.take()
+            return self.postfix(("num", tok[1]))
+        if tok[0] == "id":
+            self.take()
+            return self.postfix(("var", tok[1]))
+        if tok[1] == "[":  # list literal
+            self.take()
+            items = []
+            while self.peek()[1] != "]":
+                items.append(self.term())
+                if self.peek()[1] == ",":
+                    self.take()
+            self.take("]")
+            return self.postfix(("list", items))
+        if tok[1] in ("∃", "if"):
+            return self.term()
+        if tok[1] == "-":
+            self.take()
+            return ("bin", "-", ("num", "0"), self.app())
+        raise LeanParseError(f"unexpected `{tok[1] or 'end of statement'}`")
+
+
+def show_binders(binders) -> str:
+    parts = []
+    for name, ty, kind in binders:
+        if kind == "bounded":
+            parts.append(f"{name} {ty}")
+        elif ty:
+            parts.append(f"({name} : {ty})")
+        else:
+            parts.append(name)
+    return " ".join(parts)
+
+
+def show(node) -> str:
+    tag = node[0]
+    if tag == "forall":
+        return f"∀ {show_binders(node[1])}, {show(node[2])}"
+    if tag == "fun":
+        return f"fun {show_binders(node[1])} => {show(node[2])}"
+    if tag == "not":
+        return f"¬{show(node[1])}"
+    if tag == "exists":
+        return f"∃ {show_binders(node[1])}, {show(node[2])}"
+    if tag == "ite":
+        return f"if {show(node[1])} then {show(node[2])} else {show(node[3])}"
+    if tag == "list":
+        return "[" + ", ".join(show(a) for a in node[1]) + "]"
+    if tag == "field":
+        return f"{show(node[1])}.{node[2]}"
+    if tag == "index":
+        return f"{show(node[1])}[{show(node[2])}]"
+    if tag in ("num", "var"):
+        return node[1]
+    if tag == "paren":
+        return f"({show(node[1])})"
+    if tag == "bin":
+        return f"{show(node[2])} {node[1]} {show(node[3])}"
+    if tag == "app":
+        return " ".join([show(node[1])] + [show(a) for a in node[2]])
+    return str(node)
