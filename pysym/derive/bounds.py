@@ -183,15 +183,19 @@ class Bound(Step):
             return StepResult(self, False, "sympy", "the map must be a SymPy Lambda of one variable")
         (u,) = by.f.variables
         if u.is_positive:
-            interval, inside = "(0, oo)", scope.prove_positive
+            interval, inside, kind = "(0, oo)", scope.prove_positive, {"positive": True}
         elif u.is_nonnegative:
-            interval, inside = "[0, oo)", scope.prove_nonnegative
+            interval, inside, kind = "[0, oo)", scope.prove_nonnegative, {"nonnegative": True}
         elif u.is_real:
-            interval, inside = "the reals", None
+            interval, inside, kind = "the reals", None, {"real": True}
         else:
-            return StepResult(self, False, "sympy", f"declare the map's variable {u} real, nonnegative or positive: "
-                              "it says where the map is increasing")
-        x = sp.Dummy(u.name, **{k: v for k, v in u.assumptions0.items() if v is not None})
+            kind = None
+        # the derivative is proved for every real point of the interval, so the variable may assume nothing
+        # more (an integer variable would prove it at the integers only)
+        x = sp.Dummy(u.name, **kind) if kind else None
+        if x is None or {k: v for k, v in u.assumptions0.items() if v is not None} != x.assumptions0:
+            return StepResult(self, False, "sympy", f"declare the map's variable {u} real, nonnegative or positive "
+                              "and nothing else (not integer): it says on which interval the map is increasing")
         fx = by.f.expr.xreplace({u: x})
         what = sp.sstr(by.f.expr)
         rough = scope.smooth(fx)

@@ -295,7 +295,14 @@ class Derivation:
 
     def _check(self, step: Step, ctx: dict, restrictions) -> StepResult:
         scope = self.scope(step.where, restrictions=restrictions)
+        ctx["used"] = []
         res = step.check(self, ctx)
+        numeric_only = [u.step.id for u in ctx.pop("used") if u.method == "numeric"]
+        if res.ok and numeric_only and res.method not in ("numeric", "budget"):
+            # a step proved from steps that are only checked numerically is itself only checked numerically
+            res.method = "numeric"
+            res.detail += (f"; it rests on {', '.join(f'`{s}`' for s in numeric_only)}, checked numerically only "
+                           "(not proved)")
         if step.where:
             res.region = {v.name: scope.where[s] for v, s, _, _ in scope.vars if s in scope.where}
         evidence = isinstance(step, Bound) and isinstance(step.by, Numeric)
@@ -327,7 +334,7 @@ class Derivation:
                 res.detail += f"; not spot-checked: {reason}"
             return res
         symbols = evaluated.free_symbols if isinstance(evaluated, sp.Basic) else set()
-        res.numeric = numeric.check(evaluated, scope.domain().restricted(symbols))
+        res.numeric = numeric.check(evaluated, scope.domain().restricted(symbols), evidence=evidence)
         if not res.numeric.ok:
             res.ok = False
             res.detail += f"; numeric spot-check FAILED {res.numeric.detail}"

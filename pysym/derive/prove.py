@@ -413,7 +413,12 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     if e.is_Pow:
         base, exp = e.args
         if exp.is_integer and exp.is_even:
-            return not strict or _sign(base, True, sub) or _neg(base)
+            # a square of a real number: sqrt(-1)**2 = -1 is why the base must be known real
+            if strict:
+                return _sign(base, True, sub) or _neg(base)
+            return base.is_extended_real is True or _sign(base, False, sub) or _neg(base)
+        if exp.is_extended_real is not True:  # 2**(I*t) = cos(t log 2) + I sin(t log 2) has no sign
+            return False
         if _sign(base, True, sub):
             return True
         if not strict and _sign(base, False, sub) and exp.is_positive:

@@ -129,6 +129,7 @@ def dependency(ctx: dict, sid: str, scope, kinds: tuple):
     outside = scope.within(prev.region)
     if outside:
         return None, f"`{sid}` holds only on a sub-range ({outside}); restrict this step to it"
+    ctx.setdefault("used", []).append(prev)  # what the step rests on: its label can be no stronger
     return prev, None
 
 
@@ -369,8 +370,19 @@ class Computed(Step):
                 root = root.real
             resid = abs(f(root))
             self.value = sp.Float(mpmath.nstr(root, 40), 40)
-        ok = resid < mpmath.mpf(10) ** (-numeric.DIGITS + 10)
+            # a small value is not a root (exp(-t) is 1e-53 at t = 121): the equation must change sign across
+            # the value reported, in an interval far narrower than its 40 digits can tell apart
+            width = mpmath.mpf(10) ** (-numeric.DIGITS + 20) * max(1, abs(root))
+            try:
+                ends = [f(root - width), f(root + width)]
+            except (ValueError, ZeroDivisionError, TypeError):
+                ends = []
+            crossing = len(ends) == 2 and all(isinstance(e, mpmath.mpf) for e in ends) and ends[0] * ends[1] <= 0
+        ok = resid < mpmath.mpf(10) ** (-numeric.DIGITS + 10) and crossing
         detail = f"root found with mpmath at {numeric.DIGITS} digits (residual {mpmath.nstr(resid, 3)})"
+        if not crossing:
+            detail += ("; the equation does not change sign across it (a small value is not a root; a root where "
+                       "the equation touches zero without crossing cannot be confirmed numerically)")
         if self.symbol in d.symbols():
             lo, hi = d.scope().range(self.symbol)
             inside = all(not e.is_number or bool(e >= 0) for e in (self.value - lo, hi - self.value))
@@ -409,8 +421,48 @@ class Limit(Step):
             return StepResult(self, False, "sympy", f"SymPy could not take the limit: {exc}")
         if isinstance(got, sp.Limit) or got.has(sp.nan, sp.AccumBounds):
             return StepResult(self, False, "sympy", f"SymPy could not determine the limit ({sp.sstr(got)})")
-        ok = d.scope(self.where).prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
-        return StepResult(self, ok, "sympy", f"SymPy computes the limit: {sp.sstr(got)}")
+        scope = d.scope(self.where)
+        ok = scope.prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
+        detail = f"SymPy computes the limit: {sp.sstr(got)}"
+        if ok:
+            problem = self._cross_check(scope)
+            if problem:
+                return StepResult(self, False, "sympy", detail + f"; {problem}")
+        return StepResult(self, ok, "sympy", detail)
+
+    SAMPLES = 3
+
+    def _cross_check(self, scope) -> str | None:
+        """SymPy's limit with symbolic parameters has known wrong answers
+        (sympy#23525): take the limit again with the parameters fixed at
+        sample values (another computation) and compare it with the value
+        claimed there; ``None`` when every sample agrees, else why not."""
+        params = (self.expr.free_symbols | self.value.free_symbols) - {self.var}
+        if not params:
+            return None
+        points = scope.domain().restricted(params).sample(self.SAMPLES)
+        if not points:
+            return "no sample of the parameters to take the limit at"
+        for point in points:
+            values = {s: (sp.Integer(int(v)) if s.is_integer else sp.Rational(mpmath.nstr(v, 6)))
+                      for s, v in point.items() if s in params}
+            shown = ", ".join(f"{sp.sstr(s)} = {sp.sstr(v)}" for s, v in values.items())
+            try:
+                at = sp.limit(self.expr.xreplace(values), self.var, self.point)
+            except (NotImplementedError, ValueError) as exc:
+                return f"SymPy could not take the limit at {shown} to confirm it: {exc}"
+            claimed = self.value.xreplace(values)
+            if at.is_finite is False or claimed.is_finite is False:
+                agree = at == claimed
+            else:
+                with mpmath.workdps(numeric.DIGITS):
+                    a, c = sp.N(at, numeric.DIGITS), sp.N(claimed, numeric.DIGITS)
+                    agree = bool(a.is_number and c.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
+                             and abs(a - c) <= sp.Float(10) ** (-numeric.DIGITS + 10) * (1 + abs(c)))
+            if not agree:
+                return (f"but at {shown} the limit is {sp.sstr(at)}, not {sp.sstr(claimed)} (SymPy's limit with "
+                        "symbolic parameters is wrong here)")
+        return None
 
 
 @dataclass
