@@ -300,5 +300,24 @@ def test_names_the_check_cannot_tell_apart_are_refused():
     assert [p.message.split(";")[0] for p in dotted.problems] == [
         "the name `«a.b».c` has a component holding `.`"]
     split_end = scan("namespace X.Y\nend\n  X.Y\ndef g := 1\n")
-    assert [(p.line, p.col) for p in split_end.problems] == [(3, 2)]
+    assert [(p.line, p.col) for p in split_end.problems] == [(1, 0), (3, 2)]  # and X stays open
     assert not scan("namespace X\nend X\ndef g := 1\nsection\nend\ntheorem t : True := trivial\n").problems
+
+
+def test_every_namespace_and_section_is_closed_in_its_file():
+    """Red-team round 5: a file that leaves `namespace Rc` and a `section` open made the generated file's
+    `#check @Name` lines run inside them, where a section `variable` named like a theorem (or `Rc.Name`, a decoy)
+    is what `Name` means: the check printed a false statement under a true theorem's name.  Every scope a file
+    opens must be closed in it, and an `end` may not close the check's own wrapper around the file."""
+    text = ("theorem rc : True := trivial\nnamespace Rc\nsection\n"
+            "variable (rc : ∀ (n : Nat), n + 1 ≤ n)\nsection\n")
+    found = [(p.line, p.message.split(":")[0]) for p in scan(text).problems]
+    assert found == [(2, "`namespace Rc` is not closed"), (3, "`section` is not closed"),
+                     (5, "`section` is not closed")], found
+    assert [p.message for p in scan("namespace A\nsection B\nmutual\n").problems] and \
+        [p.line for p in scan("namespace A\nsection B\nmutual\n").problems] == [1, 2, 3]
+    assert [p.message for p in scan("theorem t : True := trivial\nend\n").problems] == [
+        "`end` closes no namespace or section of this file"]
+    assert [p.message for p in scan("namespace A\nend A.B\n").problems] == [
+        "`end` closes no namespace or section of this file"]
+    assert not scan("namespace A.B\nsection S\nvariable (x : Nat)\nend S\nend A.B\nmutual\nend\n").problems

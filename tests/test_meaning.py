@@ -658,3 +658,32 @@ def test_a_type_of_the_project_with_a_hidden_argument_is_one_type_across_stateme
     texts = {n: "∀ (M : MoeTheory.Msk → Prop), 0 = 0" for n in ("A.zero", "A.one")}
     found = statement_problems(list(texts), ours, texts, list(texts))
     assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found
+
+
+def test_renaming_the_bound_variable_does_not_hide_a_term_from_the_comparison():
+    # a fifth red-team round: `∀ n, n + 1 = @g 1 n` and `∀ m, @g 0 m = m` print `g n` and `g m`; a derivation binds
+    # `n` and `m` to one value and reads one function `g`, so they must be compared (they differ where the text
+    # shows nothing: the implicit argument)
+    from pysym.lean.meaning import statement_problems
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    ours = project(RtC__g=("defn", ForallE(Name.of("k"), NAT, ForallE(Name.of("n"), NAT, NAT, "default"),
+                                           "implicit")))
+
+    def g(k, arg):
+        return app("RtC.g", num(k), arg)
+
+    one = ForallE(Name.of("n"), NAT, app("Eq", NAT, app("HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"),
+                                                        BVar(0), num(1)), g(1, BVar(0))), "default")
+    zero = ForallE(Name.of("m"), NAT, app("Eq", NAT, g(0, BVar(0)), BVar(0)), "default")
+    consts = dict([theorem("RtC.g_one", one), theorem("RtC.g_zero", zero), *ours.items()])
+    texts = {"RtC.g_one": "∀ (n : Nat), n + 1 = RtC.g n", "RtC.g_zero": "∀ (m : Nat), RtC.g m = m"}
+    found = statement_problems(list(texts), consts, texts, list(texts))
+    assert all(any("another statement of the project prints alike" in p for p in found[n]) for n in texts), found
+    # the same function under other names: one term, nothing to refuse
+    same = ForallE(Name.of("m"), NAT, app("Eq", NAT, g(1, BVar(0)), g(1, BVar(0))), "default")
+    consts = dict([theorem("RtC.g_one", one), theorem("RtC.g_zero", same), *ours.items()])
+    texts["RtC.g_zero"] = "∀ (m : Nat), RtC.g m = RtC.g m"
+    assert statement_problems(list(texts), consts, texts, list(texts)) == {"RtC.g_one": [], "RtC.g_zero": []}

@@ -220,7 +220,7 @@ class _Gate:
         for i in range(start, len(toks)):
             self.check_token(toks[i], i)
         depth: list[str] = []  # open brackets
-        scopes: list[tuple[str, list[str]]] = []
+        scopes: list[tuple[str, Token, list[str]]] = []  # (kind, where it opened, names)
         prev: Token | None = toks[start - 1] if start else None
         i = start
         while i < len(toks):
@@ -252,6 +252,11 @@ class _Gate:
                     depth.pop()
             prev = tok
             i += 1
+        for kind, at, names in scopes:  # what is still open when the file ends (see `command`, `end`)
+            self.problem(at, f"`{kind}{' ' + '.'.join(names) if names else ''}` is not closed: close it with "
+                             f"`end{' ' + '.'.join(names) if names else ''}` before the end of the file (the "
+                             "check reads each theorem's statement after the file, which must not run inside "
+                             "its namespaces, sections or variables)")
 
     def _doc_prefix(self, i: int) -> bool:
         """Whether the doc comment at ``i`` documents a command (not a field)."""
@@ -338,16 +343,16 @@ class _Gate:
         # `namespace A.B` opens one scope per component, `end B` closes one and `end A.B` two, as in Lean
         if word == "namespace":
             if i < len(toks) and toks[i].kind == "ident":
-                scopes.extend(("namespace", [c]) for c in toks[i].parts)
+                scopes.extend(("namespace", tok, [c]) for c in toks[i].parts)
                 return i + 1
             self.problem(tok, "`namespace` needs a name")
             return i
         if word == "section":
             named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line
-            scopes.extend(("section", []) for _ in (toks[i].parts if named else [None]))
+            scopes.extend(("section", tok, [c] if c else []) for c in (toks[i].parts if named else [None]))
             return i + 1 if named else i
         if word == "mutual":
-            scopes.append(("mutual", []))
+            scopes.append(("mutual", tok, []))
             return i
         if word == "end":
             named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line \
@@ -357,7 +362,11 @@ class _Gate:
                 # Lean may read an indented name on a later line as the name `end` closes
                 self.problem(toks[i], "write the name that `end` closes on the line of `end`, or start the "
                                       "next command at the start of its line")
-            del scopes[len(scopes) - min(len(scopes), len(toks[i].parts) if named else 1):]
+            closes = len(toks[i].parts) if named else 1
+            if closes > len(scopes):
+                # in the generated file this would close the check's own wrapper around the module
+                self.problem(tok, "`end` closes no namespace or section of this file")
+            del scopes[len(scopes) - min(len(scopes), closes):]
             return i + 1 if named else i
         if word == "deriving" and i < len(toks) and _word(toks[i]) == "instance":
             return i + 1
@@ -383,7 +392,7 @@ class _Gate:
             if parts and parts[0] == "_root_":
                 parts = parts[1:]
             else:
-                parts = [c for _, comps in scopes for c in comps] + parts
+                parts = [c for kind, _, comps in scopes if kind == "namespace" for c in comps] + parts
             name = ".".join(parts)
             i += 1
         elif kind not in ("instance", "example"):

@@ -233,6 +233,16 @@ def _variants(type_expr, constants) -> _Found:
     found = _Found()
     binders = [0]
     signatures: dict[Name, list[tuple[str, bool]]] = {}
+    # the names the statement binds: across statements, `g n` in one and `g m` in another print one term
+    bound = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
+    bound |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
+    bound_word = re.compile(r"(?<![\w.'!?])(?:" + "|".join(map(re.escape, sorted(bound, key=len, reverse=True)))
+                            + r")(?![\w'!?])") if bound else None
+
+    def unbound(printed: str) -> str:
+        """``printed`` with every name the statement binds written alike (a constant printed like one is
+        merged too: more comparisons, never fewer)."""
+        return bound_word.sub(BOUND, printed) if bound_word else printed
 
     def infos(name: Name) -> list[tuple[str, bool]]:
         """``[(binder info, whether an instance of a subsingleton class)]`` of each argument of ``name``."""
@@ -320,7 +330,8 @@ def _variants(type_expr, constants) -> _Found:
             return go(e.expr, ctx, record)
         if isinstance(e, BVar):
             name, _, binder_type, _ = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None, False)
-            return name, name, "‹type›" if _type_variable(binder_type) else name  # names bound twice: _binder_problems
+            # across statements a bound variable is any value (a derivation binds `g n` and `g m` alike)
+            return name, name, "‹type›" if _type_variable(binder_type) else BOUND  # names bound twice: _binder_problems
         if isinstance(e, Const):
             full = f"{e.name}.{{{e.levels!r}}}"
             return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
@@ -337,8 +348,9 @@ def _variants(type_expr, constants) -> _Found:
                     hides(f"the type of the bound `{e.binder_name}`", depends, b[0])
                 typed = "‹›" if typed_by_use(e.body, ctx) else t[2]  # across statements: what the body fixes
                 return f"(fun {e.binder_name}, {b[0]})", f"(fun {e.binder_name} : {t[1]}, {b[1]})", \
-                    f"(fun {e.binder_name} : {typed}, {b[2]})"
-            return tuple(f"(∀ {e.binder_name} : {tx}, {bx})" for tx, bx in zip(t, b))
+                    f"(fun {BOUND} : {typed}, {b[2]})"
+            return (f"(∀ {e.binder_name} : {t[0]}, {b[0]})", f"(∀ {e.binder_name} : {t[1]}, {b[1]})",
+                    f"(∀ {BOUND} : {t[2]}, {b[2]})")
         if isinstance(e, LetE):
             binders[0] += 1
             parts = [go(e.type, ctx, record), go(e.value, ctx, record),
@@ -373,7 +385,7 @@ def _variants(type_expr, constants) -> _Found:
             # `@Msk 1` both print `Msk`, and a binder of either type prints alike)
             if record and (ours or not hidden(e, ctx)):
                 found.variants.setdefault(printed, set()).add(full)
-                found.opaque.setdefault(printed, set()).add(canon)
+                found.opaque.setdefault(unbound(printed), set()).add(canon)
             if ours:  # also a type of the project (`@Msk T` prints `Msk`)
                 depends = undetermined([a for a, keep, sub in zip(args, shown, same) if not keep and not sub],
                                        [a for a, keep in zip(args, shown) if keep], ctx)
@@ -471,6 +483,9 @@ def field_clashes(types, names: "dict[str, set[str]] | None" = None, is_type=lam
                 problems.append(f"`{full}` and `{others[0]}` (in another statement of the project) may both print "
                                 f"as the field `.{last}`, and would be read as one function")
     return problems
+
+
+BOUND = "‹bound›"  # a variable the statement binds, as terms are compared across statements
 
 
 def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None, variants=None):
