@@ -93,13 +93,14 @@ def test_argmin_trend_holds_and_fails(tmp_path):
     assert verdict_of(path) == {"up": "holds", "down": "fails"}
 
 
-def test_optimum_is_conditional_with_the_condition_stated(tmp_path):
+def test_optimum_with_a_sampled_split_states_its_condition_but_is_not_conditional(tmp_path):
+    # the split of sampled minima is never proved: the condition is stated, with the sampled evidence
     path = toy(tmp_path, claim("inside", "optimum", law='"(x - c)**2"', argmin='"x"', over="[0.001, 1]",
                                location='"interior"', condition='"c < 1"', region="{ c = [0.5, 2] }"))
     cf = load_claims_file(path)
     v = evaluate(cf, cf.claims[0])
-    assert v.verdict == "conditional"
-    assert "holds exactly when c < 1" in v.summary
+    assert v.verdict == "inconclusive" and v.evidence["condition_separates"] is True
+    assert "holds exactly when c < 1" in v.summary and "not proved" in v.summary
     # over a wider range the minimizer also sits at the lower end for c near 0: the condition alone
     # no longer separates, so the verdict is not conditional (it must state a condition that separates the
     # cases); the sampled minima are evidence against the claim, not a proof: inconclusive

@@ -12,10 +12,10 @@ configuration (``L(x) - L(end) >= 0`` with ``x`` ranging over exactly
 of one sign on the whole box by interval arithmetic): that decides ``holds``
 or ``fails``.  The claim is never ``holds`` or ``fails`` without a proof: the
 sampled minima are found numerically, and a grid can miss a narrow well.  A
-mixed result is ``conditional`` only when ``condition`` separates the
-configurations where the claim holds from the others, and the verdict states
-that condition and that the split is sampled; without a separating condition a
-mixed result is ``inconclusive`` (evidence against the claim, not a proof).
+mixed result is never ``conditional``: the split is only sampled, so a
+``condition`` that separates the sampled configurations gives ``inconclusive``
+with that evidence (and so does a mixed result without a separating
+condition: evidence against the claim, not a proof).
 
 >>> from pysym.audit.examples import example
 >>> example("optimum", law="1/x", argmin="x", over=[1, 10], location="upper")
@@ -144,9 +144,11 @@ def _evaluate(job):
         disagree = sum(r[3] != r[4] for r in rows)
         ev["condition"] = str(claim.fields["condition"])
         ev["condition_separates"] = disagree == 0
-        if disagree == 0:
-            return Outcome("conditional", f"holds exactly when {ev['condition']} in all {len(rows)} sampled "
-                                          f"configurations ({n_ok} satisfy it); the split is sampled, not proved", ev)
+        if disagree == 0:  # a split seen at sampled configurations only is never `conditional`
+            return Outcome("inconclusive", f"apparently conditional: holds exactly when {ev['condition']} in all "
+                                           f"{len(rows)} sampled configurations ({n_ok} satisfy it), but the split is "
+                                           "not proved (the minimizers were found numerically, and sampled agreement "
+                                           "is not a proof)", ev)
         return Outcome("inconclusive", f"apparently not in general: {mixed}; the stated condition {ev['condition']} "
                                        f"does not separate them ({disagree} of {len(rows)} configurations disagree "
                                        "with it); the minimizers were found numerically, so this is not a proof", ev)
