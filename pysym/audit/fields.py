@@ -59,7 +59,7 @@ __all__ = [
     "FieldError", "FieldType", "Reader", "type_name",
     "TEXT", "TEXT_TABLE", "EXPRESSION", "EXPRESSION_TABLE", "RELATION", "EQUATION", "SYMBOL", "SYMBOLS",
     "BOUNDS", "RANGES", "POINT", "SUBSTITUTION", "LIMITS", "TOLERANCE", "RELATIVE_TOLERANCE", "choice",
-    "finite_float", "VALUE", "RELATIONS", "NAMES", "TEXTS", "ROWS", "COLUMNS", "REL", "parse_value",
+    "finite_float", "VALUE", "RELATIONS", "NAMES", "TEXTS", "ROWS", "COLUMNS", "REL", "parse_value", "integer_bounds",
 ]
 
 FLOAT_MAX = 1e300
@@ -266,6 +266,22 @@ def _bounds(raw, r: Reader):
     return lo, hi
 
 
+def integer_bounds(lo, hi, raw=None):
+    """An integer symbol's range ``[lo, hi]`` as the integers inside it: numeric ends
+    rounded inward (``[1.5, 10]`` is ``[2, 10]``), so that no check ever uses a
+    non-integer end as a point; a range with no integer is an input error.
+    Symbolic ends are kept (they are bounds on the integers too)."""
+    a, b = _bound_value(lo), _bound_value(hi)
+    if a is not None:
+        lo = sp.ceiling(lo)
+    if b is not None:
+        hi = sp.floor(hi)
+    if a is not None and b is not None and lo > hi:
+        shown = f"[{printable(raw[0])}, {printable(raw[1])}]" if raw else f"[{sp.sstr(lo)}, {sp.sstr(hi)}]"
+        raise FieldError(f"the range {shown} contains no integer, and the symbol is an integer symbol")
+    return lo, hi
+
+
 def _ranges(raw, r: Reader) -> dict:
     if not isinstance(raw, dict) or not raw:
         raise FieldError(f"expected a table like {{ x = [low, high] }}, got {type_name(raw)}")
@@ -274,6 +290,8 @@ def _ranges(raw, r: Reader) -> dict:
         sym = r.symbol(name)
         try:
             out[sym] = _bounds(rng, r)
+            if r.symbols[name].integer:
+                out[sym] = integer_bounds(*out[sym], rng)
         except FieldError as exc:
             raise FieldError(f"`{name}`: {exc}") from None
     return out

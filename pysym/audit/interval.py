@@ -44,7 +44,7 @@ from flint import arb, ctx, fmpq, fmpz
 
 from pysym.audit.printed import Printed
 
-__all__ = ["Iv", "IntervalError", "compile_expr", "working_precision", "PRECISION"]
+__all__ = ["Iv", "IntervalError", "compile_expr", "working_precision", "PRECISION", "sign_of"]
 
 PRECISION = 128  # bits of every arb operation
 
@@ -261,11 +261,16 @@ def _max(ivs):
 # --------------------------------------------------------------------------- compilation
 
 
-def compile_expr(expr, variables: list):
+def compile_expr(expr, variables: list, bits: int = PRECISION):
     """A function ``f(values) -> Iv`` of the intervals of ``variables`` (in
     order); printed constants not among ``variables`` take their own interval.
-    Raises :class:`IntervalError` for a construct it cannot bound (the caller
-    then falls back to other methods)."""
+    Every operation runs at ``bits`` bits.  Raises :class:`IntervalError` for a
+    construct it cannot bound (the caller then falls back to other methods)."""
+    with working_precision(bits):
+        return _compile_expr(expr, variables, bits)
+
+
+def _compile_expr(expr, variables: list, bits: int):
     index = {v: i for i, v in enumerate(variables)}
     expr = sp.sympify(expr)
     try:  # common subexpressions are bounded once (the same interval serves every occurrence)
@@ -280,7 +285,7 @@ def compile_expr(expr, variables: list):
     n = len(variables)
 
     def run(values):
-        with working_precision():
+        with working_precision(bits):
             vals = list(values[:n])
             for step in steps:
                 vals.append(step(vals))
@@ -302,15 +307,12 @@ def _compile(e, index):  # noqa: C901 - one case per SymPy node type
         return _const(iv)
     if e.is_Symbol:
         raise IntervalError(f"no interval for the symbol {e}")
-    if e is sp.E:
-        with working_precision():
-            return _const(Iv.ball(arb.const_e()))
+    if e is sp.E:  # constants at the precision compile_expr set
+        return _const(Iv.ball(arb.const_e()))
     if e is sp.pi:
-        with working_precision():
-            return _const(Iv.ball(arb.pi()))
+        return _const(Iv.ball(arb.pi()))
     if e.is_Rational:
-        with working_precision():
-            return _const(Iv.of(e))
+        return _const(Iv.of(e))
     if e.is_Float:
         return _const(Iv.of(sp.Rational(e)))
     if e.is_Add:
@@ -378,3 +380,50 @@ def _compile_integer_function(e, index):
         value = math.factorial(ints[0]) if len(ints) == 1 else math.comb(ints[0], ints[1])
         return Iv.of(value)
     return run
+
+
+# --------------------------------------------------------------------------- proved signs of numbers
+
+SIGN_BITS = (128, 512, 2048, 8192)  # the precisions tried in turn
+
+
+def sign_of(expr, *, zero_seconds: float = 5.0) -> int | None:
+    """The sign (-1, 0 or 1) of a closed real expression, proved; None when it
+    cannot be proved.
+
+    Interval arithmetic at 128, 512, 2048 and 8192 bits: a sign is reported
+    only when the outward-rounded enclosure lies on one side of 0 (or is the
+    point 0).  An enclosure that keeps containing 0 is 0 only if SymPy proves
+    the expression zero; otherwise the sign is unknown (never guessed from a
+    rounded value).  An expression that is undefined, or uses a function the
+    interval arithmetic does not cover, has no proved sign.
+
+    >>> sign_of(1 + sp.exp(-100) - 1), sign_of(sp.Integer(1) - (1 + sp.exp(-200))), sign_of(sp.log(4) - 2*sp.log(2))
+    (1, -1, 0)
+    """
+    expr = sp.sympify(expr)
+    if expr.free_symbols:
+        return None
+    if expr.is_zero is True:
+        return 0
+    for bits in SIGN_BITS:
+        try:
+            iv = compile_expr(expr, [], bits)([])
+        except (IntervalError, ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return None
+        if iv.lo > 0:
+            return 1
+        if iv.hi < 0:
+            return -1
+        if iv.lo == 0 and iv.hi == 0:
+            return 0
+    from pysym.audit.budget import CPUTimeout, cpu_limit
+    from pysym.derive import prove
+
+    try:
+        with cpu_limit(zero_seconds):
+            if prove.prove_zero(expr).ok:
+                return 0
+    except CPUTimeout:
+        pass
+    return None

@@ -46,7 +46,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from pysym.audit.boxes import Var, decide, enclose, fraction, value_at
+from pysym.audit.boxes import Var, continuous_form, decide, enclose, fraction, value_at
 from pysym.audit.interval import IntervalError
 from pysym.audit.numbers import show
 from pysym.audit.printed import Printed, constants_of, midpoint, printed_in
@@ -226,8 +226,10 @@ class Check:
 
 class _Enclosed:
     """A decision read off the range of one expression: the range is an
-    interval (the box is connected, the expression continuous where interval
-    arithmetic bounds it), so any value between two reached values is reached."""
+    interval (the box is connected, and the expression is continuous: built
+    only from continuous operations, :func:`pysym.audit.boxes.continuous_form`,
+    and bounded by interval arithmetic on the whole box), so any value between
+    two reached values is reached."""
 
     def __init__(self, status, sat_text=None, bad_text=None):
         self.status, self.sat_text, self.bad_text = status, sat_text, bad_text
@@ -273,7 +275,7 @@ def _by_range(check):
     bad = argmin if outside(lo, rl, a_out, b_out) else argmax if outside(rh, hi, a_out, b_out) else None
     if check.rel == "==":
         sat = None
-        if rl <= rh and rl <= (b_in if b_in is not None else rl) and rh >= a_in:
+        if rl <= rh and rl <= (b_in if b_in is not None else rl) and rh >= a_in and continuous_form(h):
             sat = f"some admissible values between {argmin} and {argmax} (intermediate values)"
     else:
         sat = argmax if inside(rh, rh, a_in, b_in) else None

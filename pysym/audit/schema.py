@@ -52,7 +52,7 @@ import sympy as sp
 
 from pysym.audit.errors import AuditInputError, ExpressionError, bad_character, one_line, printable
 from pysym.audit.expr import CONSTANTS, FUNCTIONS, parse_expression
-from pysym.audit.fields import BOUNDS, FieldError, Reader, parse_value, type_name
+from pysym.audit.fields import BOUNDS, FieldError, Reader, integer_bounds, parse_value, type_name
 from pysym.audit.model import Claim, ClaimsFile, Paper, SymbolSpec
 from pysym.audit.printed import Printed, named
 from pysym.audit.registry import COMMON, kinds
@@ -213,6 +213,8 @@ def _symbols(raw, fail) -> dict[str, SymbolSpec]:
         try:
             description = _text(spec["description"], "`description`", required=False) if "description" in spec else ""
             low, high = BOUNDS.convert(spec["range"], Reader(symbols, {}))
+            if integer:  # the integers of the range: [1.5, 10] is [2, 10] everywhere (boxes, samples, proofs)
+                low, high = integer_bounds(low, high, spec["range"])
         except FieldError as exc:
             fail(f"{where}: {exc}" if str(exc).startswith("`") else f"{where} range: {exc}")
         kind = {"rational": True} if rational else {}  # (only rational symbols need Var's `rational`)

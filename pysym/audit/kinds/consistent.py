@@ -107,10 +107,13 @@ def evaluate(job):
     if all(d.status == "all" for _, _, d in results):
         parts = []
         for cs, vs, d in results:
-            pt = {v.symbol: lo if lo == hi else (lo + hi) / 2 for v, (lo, hi) in zip(vs, d.satisfied)}
+            pt = {v.symbol: lo if lo == hi or v.integer else (lo + hi) / 2 for v, (lo, hi) in zip(vs, d.satisfied)}
             where = point_text(pt) if vs else "the printed values"
             for g, op in cs:
-                rng = _range(g, vs)
+                try:
+                    rng = _range(g, vs)
+                except (IntervalError, ZeroDivisionError, ValueError):
+                    rng = None
                 ev.setdefault("ranges", {})[f"{sp.sstr(g)} ({op} 0)"] = "[{}, {}]".format(*rng) if rng else "exact"
             if not vs:
                 continue
@@ -123,8 +126,9 @@ def evaluate(job):
         unique = list(dict.fromkeys(parts))
         where = f" ({'; '.join(unique)})" if unique else ""
         return Outcome("holds", f"some admissible values satisfy {shown}: {how}{where}", ev, rounding)
-    return Outcome("inconclusive", f"could not decide whether some admissible values satisfy {shown} (budget, or "
-                                   "several equations linking the same numbers)", ev,
+    notes = [d.note for _, _, d in results if d.status != "all" and d.note]
+    why = "; ".join(dict.fromkeys(notes)) if notes else "budget, or several equations linking the same numbers"
+    return Outcome("inconclusive", f"could not decide whether some admissible values satisfy {shown} ({why})", ev,
                    Rounding("unknown", numbers=numbers))
 
 

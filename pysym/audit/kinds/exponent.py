@@ -61,7 +61,8 @@ from pysym.audit.precision import Check, compare_all
 from pysym.audit.printed import Printed, constants_of, has_printed, midpoint, printed_in
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.relations import scope_note
-from pysym.audit.scaling import coefficient, scaling_exponent, stationary_minimum
+from pysym.audit.proofs import attempt
+from pysym.audit.scaling import coefficient, power_terms, scaling_exponent, stationary_minimum
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric, prove
 from pysym.derive.optimize import compute_optimal, minimize
@@ -128,9 +129,11 @@ def evaluate(job):
         if printed:
             return _compare_box(s, derived, q_star, method, ev)
         return _with_rounding(_compare(s, derived, q_star, method, ev), s, derived)
-    if printed:
-        return _numeric_printed(job, ev)
-    return _numeric(s, ev)
+    o = _numeric_printed(job, ev) if printed else _numeric(s, ev)
+    refused = ev.get("engine_refused") or o.evidence.get("engine_refused")
+    if refused and o.verdict == "inconclusive":
+        return o._replace(summary=f"{o.summary}; {refused}")
+    return o
 
 
 def _with_rounding(o: Outcome, s: _Setup, derived) -> Outcome:
@@ -235,6 +238,13 @@ def _engine(s: _Setup, ev):
         r = compute_optimal(s.law, m, s.eliminated, s.scale, kappa)
     except ValueError:
         return None
+    if r.N_star is None:  # the asymptotic branch: it assumes the law's shape, which is checked here
+        bad = _not_separable(s.law, m, s.eliminated, s.ctx.order())
+        if bad:
+            ev["engine_refused"] = (f"the compute-optimal engine's asymptotic exponents (the smallest exponents "
+                                    f"dominate) need L = E + sum A_i/{m}**a_i + sum B_j/{s.eliminated}**b_j with "
+                                    f"every A_i, B_j and exponent proved positive: {bad}")
+            return None
     q = s.quantity
     if r.N_star is not None:
         ev["optimal_allocation"] = f"{m}* = {show(r.N_star)}"
@@ -255,6 +265,29 @@ def _engine(s: _Setup, ev):
     q_star = q.subs({s.eliminated: r.D_star, m: r.N_star})
     derived = scaling_exponent(q_star, s.scale, ev)
     return None if derived is None else (derived, q_star, r.method)
+
+
+def _not_separable(law, n, d, order) -> str | None:
+    """None when ``law`` is proved to be ``E + sum_i A_i n**(-a_i) + sum_j B_j d**(-b_j)``
+    with every coefficient ``A_i, B_j`` and every exponent ``a_i, b_j`` proved positive
+    (an allow-list of the one shape whose asymptotic exponents are the smallest ones);
+    else the first term that is not of that shape, with why."""
+    for t in sp.Add.make_args(sp.expand(law)):
+        has_n, has_d = t.has(n), t.has(d)
+        if not (has_n or has_d):
+            continue
+        if has_n and has_d:
+            return f"the term {show(t)} involves both {n} and {d}"
+        var = n if has_n else d
+        pt = power_terms(t, var)
+        if pt is None or len(pt) != 1:
+            return f"the term {show(t)} is not a power of {var}"
+        ((e, c),) = pt.items()
+        if not attempt("positive", -e, order, seconds=4):
+            return f"the exponent of {var} in {show(t)} is not proved negative"
+        if not attempt("positive", c, order, seconds=4):
+            return f"the coefficient {show(c)} of {show(t / c)} is not proved positive"
+    return None
 
 
 def _closed_form(s: _Setup, ev):

@@ -6,13 +6,17 @@ proves it (or, with printed numbers, interval branch and bound proves it for
 every admissible value), ``fails`` with the simplest counterexample found,
 ``undetermined`` when it holds on the whole region for some admissible values
 and fails for others, else ``inconclusive``.  With ``condition``, a failing
-inequality is checked for holding exactly where the condition holds (at 400
-sampled points, at the printed values): then the verdict is ``conditional``
-and states the condition and that the split is sampled.
+inequality is checked for holding exactly where the condition holds (at the
+printed values): the verdict is ``conditional`` only when that split is
+*proved* on the whole region (the inequality's margin a proved-positive
+multiple of the condition's, or interval branch and bound deciding both on
+every part of the region); ``fails`` when a point is proved where they
+disagree; and ``inconclusive`` (with the sampled evidence) when 400 sampled
+points agree but nothing proves the split.
 
 >>> from pysym.audit.examples import example
 >>> example("inequality", lhs="x**2", rel=">=", rhs="3*x", condition="x >= 3")
-('conditional', 'holds exactly when x >= 3 at all 400 sampled points (312 satisfy it); the split is sampled, not proved')
+('conditional', "holds exactly when x >= 3 (proved: the claim's margin is x times the condition's, a factor proved positive on the region (SymPy); 312 of 400 sampled points satisfy it)")
 >>> example("inequality", lhs="x**2 + 1", rel=">=", rhs="2.0*x")[0]   # 2.0 is [1.95, 2.05]
 'undetermined'
 """
@@ -46,12 +50,14 @@ def evaluate(job):
             ev.setdefault("counterexample", {})
             split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False),
                                        midpoint(claim.get("condition")), str(claim.fields["condition"]), ev)
-            status = "printed values only" if split.verdict == "conditional" else outcome.rounding.status
+            status = ("printed values only" if split.verdict == "conditional" else
+                      "unknown" if split.verdict == "inconclusive" else outcome.rounding.status)
             return split._replace(summary=split.summary + " (at the printed values)",
                                   rounding=dataclasses.replace(outcome.rounding, status=status))
         split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False), claim.get("condition"),
                                    str(claim.fields["condition"]), outcome.evidence)
-        return split._replace(rounding=outcome.rounding)
+        return split._replace(rounding=outcome.rounding if split.verdict != "inconclusive" else
+                              dataclasses.replace(outcome.rounding, status="unknown"))
     return outcome
 
 

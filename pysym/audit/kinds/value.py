@@ -43,7 +43,7 @@ from pysym.audit.boxes import decide
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import Context
 from pysym.audit.fields import EQUATION, POINT, RANGES, REL, RELATIVE_TOLERANCE, SYMBOL, TOLERANCE, VALUE, EXPRESSION
-from pysym.audit.interval import IntervalError
+from pysym.audit.interval import IntervalError, sign_of
 from pysym.audit.numbers import num, show, tolerance_phrase
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import box_of, compare
@@ -122,10 +122,11 @@ def _exact_number(cf, claim, quantity, law, at, ev, claimed=None):
     extra = {s for s in extra if not isinstance(s, Printed)}
     if extra:
         raise cf.error(claim, f"`at` must fix {sorted(map(str, extra))} to evaluate the value")
-    derived = sp.N(quantity.subs(point), 30)
+    exact = quantity.subs(point)
+    derived = sp.N(exact, 30)
     if not (derived.is_real and derived.is_finite):
         return Outcome("inconclusive", f"the quantity is not a finite real number there (derived {num(derived)})", ev)
-    return derived
+    return exact
 
 
 def _exact(cf, claim, quantity, claimed, law, at):
@@ -160,36 +161,51 @@ def _exact(cf, claim, quantity, claimed, law, at):
 def _exact_compare(cf, claim, quantity, claimed, law, at):
     claimed = claimed.subs(at)
     ev: dict = {}
-    derived = _exact_number(cf, claim, quantity, law, at, ev, claimed)
-    if isinstance(derived, Outcome):
-        return derived
+    exact = _exact_number(cf, claim, quantity, law, at, ev, claimed)
+    if isinstance(exact, Outcome):
+        return exact
+    derived = sp.N(exact, 30)  # for the text only: every comparison below is decided exactly (sign_of)
     target = sp.N(claimed, 30)
     if not (target.is_real and target.is_finite):
         return Outcome("inconclusive", f"the claimed value is not a finite real number (claimed {num(target)})", ev)
     ev.update(derived=num(derived, 10), claimed=num(target, 10))
-    ev["method"] = "computed at 50 digits" + (" (grid + Newton minimizer)" if law is not None else "")
+    ev["method"] = ("computed at 50 digits" + (" (grid + Newton minimizer)" if law is not None else "")
+                    + "; compared exactly (proved signs: interval arithmetic up to 8192 bits, or SymPy)")
     rounding = Rounding("exact", "the derived value", num(derived), num(derived))
     rel = claim.get("rel", "==")
     shown = f"derived {num(derived)}, claimed {num(target)}"
+    gap = sign_of(exact - claimed)
+    if gap is None:
+        return Outcome("inconclusive", f"{shown}: the sign of derived - claimed could not be proved (interval "
+                                       "arithmetic up to 8192 bits does not separate them, and SymPy does not prove "
+                                       "them equal)", ev, Rounding("unknown"))
     if rel != "==":
-        ok = {"<": derived < target, "<=": derived <= target, ">": derived > target, ">=": derived >= target}[rel]
-        return Outcome("holds" if ok else "fails", f"{shown}: derived {rel} claimed is {'true' if ok else 'false'}",
+        ok = {"<": gap < 0, "<=": gap <= 0, ">": gap > 0, ">=": gap >= 0}[rel]
+        return Outcome("holds" if ok else "fails", f"{shown}: derived {rel} claimed is {'true' if ok else 'false'}"
+                       + (" (they differ by less than the printed digits show)" if gap and derived == target else ""),
                        ev, rounding)
-    diff = abs(derived - target)
+    diff = abs(sp.N(exact - claimed, 15))  # the difference itself at 15 digits (not of two rounded values)
     tol_rel = claim.get("tolerance", 1e-9)
     tol_abs = claim.get("abs_tolerance", 0.0)
     rel_err = diff / abs(target) if target != 0 else None
     ev["absolute_difference"] = num(diff, 3)
     if rel_err is not None:
         ev["relative_difference"] = num(rel_err, 3)
-    if diff == 0:
-        return Outcome("holds", f"derived {num(derived)} = claimed {num(target)}", ev, rounding)
-    if rel_err is not None and rel_err <= tol_rel:
+    if gap == 0:
+        return Outcome("holds", f"derived {num(derived)} = claimed {num(target)} (proved equal)", ev, rounding)
+    distance = sp.Abs(exact - claimed)
+    within_rel = sign_of(sp.Rational(str(tol_rel)) * sp.Abs(claimed) - distance) if tol_rel else -1
+    within_abs = sign_of(sp.Rational(str(tol_abs)) - distance) if tol_abs else -1
+    if within_rel is not None and within_rel >= 0:
         return Outcome("holds", f"{shown}: within {tolerance_phrase('relative', tol_rel)} (relative difference "
                                 f"{num(rel_err, 3)})", ev, rounding)
-    if diff <= tol_abs:
+    if within_abs is not None and within_abs >= 0:
         return Outcome("holds", f"{shown}: within {tolerance_phrase('absolute', tol_abs)} (difference "
                                 f"{num(diff, 3)})", ev, rounding)
+    if within_rel is None or within_abs is None:
+        return Outcome("inconclusive", f"{shown}: the difference {num(diff, 3)} could not be proved inside or "
+                                       "outside the tolerance (it lies on its edge to every precision tried)", ev,
+                       Rounding("unknown"))
     rel_part = (f"relative difference {num(rel_err, 3)} > {tolerance_phrase('relative', tol_rel)}"
                 if rel_err is not None else "the claimed value is 0, so only the absolute tolerance applies")
     return Outcome("fails", f"{shown}: {rel_part}, and difference {num(diff, 3)} > "
