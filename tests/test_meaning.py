@@ -687,3 +687,56 @@ def test_renaming_the_bound_variable_does_not_hide_a_term_from_the_comparison():
     consts = dict([theorem("RtC.g_one", one), theorem("RtC.g_zero", same), *ours.items()])
     texts["RtC.g_zero"] = "∀ (m : Nat), RtC.g m = RtC.g m"
     assert statement_problems(list(texts), consts, texts, list(texts)) == {"RtC.g_one": [], "RtC.g_zero": []}
+
+
+def test_a_binder_named_like_a_constant_it_uses_is_refused():
+    # a sixth red-team round: on top of a base a user's `def m : Nat := 0` is private, and `pp.privateNames` prints
+    # it as `m` once its prefix is removed, like the binder `m`: `∀ m, 3 ^ _root_.m ≤ 2 * m + 1` printed as the false
+    # `∀ (m : Nat), 3 ^ m ≤ 2 * m + 1`
+    ours = project(m=("defn", NAT))
+    pow_ = app("HPow.hPow", NAT, NAT, NAT, app("instHPow", NAT, NAT, "instPowNat"), num(3), const("m"))
+    e = ForallE(Name.of("m"), NAT, le(const("instLENat"), pow_, BVar(0)), "default")
+    found = type_problems(e, ours, "∀ (m : Nat), 3 ^ m ≤ m")
+    assert any("binder `m` has the name of the constant `m`" in p for p in found), found
+    e = ForallE(Name.of("j"), NAT, le(const("instLENat"), pow_, BVar(0)), "default")
+    assert not any("has the name of the constant" in p for p in type_problems(e, ours, "∀ (j : Nat), 3 ^ m ≤ j"))
+
+
+def test_names_are_read_with_leans_identifier_characters():
+    # a sixth red-team round: `MoeTheory.choose℘n` (℘ is a letter to Lean) was read as `MoeTheory.choose` applied
+    # to `℘n`; the statement parser's names are Lean's, character for character
+    import re
+
+    from pysym.lean.lexer import is_id_first, is_id_rest
+    from pysym.lean.syntax import ID_FIRST, ID_REST, mentions
+
+    first, rest = re.compile(f"[{ID_FIRST}]"), re.compile(f"[{ID_REST}]")
+    differ = [hex(c) for c in range(0x30000) if bool(first.fullmatch(chr(c))) != is_id_first(chr(c))
+              or bool(rest.fullmatch(chr(c))) != is_id_rest(chr(c))]
+    assert differ == []
+    st = parse_statement("∀ (℘n k : Nat), MoeTheory.choose℘n k ≤ MoeTheory.choose k k")
+    assert "binomial" not in str(st.conclusion.lhs) and str(st.conclusion.rhs) == "1"
+    assert not mentions("MoeTheory.factorial", "MoeTheory.factorial᾽n * 2") and mentions("n", "(n + 1)")
+
+
+def test_a_general_statement_and_an_instance_of_it_are_one_term():
+    # `∀ {α} (H : α → Prop), D H` and `∀ (M : Nat → Prop), D M` print `D H` and `D M`, compared as one term since
+    # the bound names do not count; the first's type variable may be instantiated to `Nat`, so they agree (the
+    # library's `DomainNdimLE H d` over `{X α : Type}` and `DomainNdimLE M d` over masks are such a pair)
+    from pysym.lean.meaning import statement_problems
+
+    def theorem(name, body):
+        return Name.of(name), ConstantInfo("thm", Name.of(name), (), {}, body, None)
+
+    pred = ForallE(Name.of("x"), BVar(0), const("Prop"), "default")
+    ours = project(Q__D=("defn", ForallE(Name.of("α"), TYPE, ForallE(Name.of("H"), pred, const("Prop"), "default"),
+                                         "implicit")))
+    general = ForallE(Name.of("α"), TYPE, ForallE(Name.of("H"), ForallE(Name.of("x"), BVar(0), const("Prop"),
+                                                                          "default"),
+                                                  app("Q.D", BVar(1), BVar(0)), "default"), "implicit")
+    special = ForallE(Name.of("M"), ForallE(Name.of("x"), NAT, const("Prop"), "default"), app("Q.D", NAT, BVar(0)),
+                      "default")
+    consts = dict([theorem("Q.general", general), theorem("Q.special", special), *ours.items()])
+    texts = {"Q.general": "∀ {α : Type} (H : α → Prop), Q.D H", "Q.special": "∀ (M : Nat → Prop), Q.D M"}
+    found = statement_problems(list(texts), consts, texts, list(texts))
+    assert not any("another statement of the project prints alike" in p for ps in found.values() for p in ps), found

@@ -60,6 +60,7 @@ import sympy as sp
 from pysym.derive.domain import ScopeError
 from pysym.derive.steps import Step, StepResult
 from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
+from pysym.lean.syntax import ID_FIRST, ID_REST
 
 __all__ = ["Premise", "Term", "same_relation"]
 
@@ -250,7 +251,7 @@ def _type_binding(term, st, subs) -> tuple:
     seen, todo = set(), list(names)
     while todo:
         name = todo.pop()
-        for word in re.findall(r"[^\W\d][\w'!?]*", st.binders.get(name, "")):
+        for word in re.findall(rf"[{ID_FIRST}][{ID_REST}]*", st.binders.get(name, "")):
             if word in st.binders and word not in seen and word != name:
                 seen.add(word)
                 todo.append(word)

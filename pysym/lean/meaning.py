@@ -53,11 +53,11 @@ parser reports: a premise that rests on it is never "verified" or "holds".
 
 from __future__ import annotations
 
-import re
 from typing import Mapping
 
 import sympy as sp
 
+from pysym.lean.syntax import mentions
 from pysym.lean.terms import App, Const, ForallE, Lam, MData, Name, Proj, Sort, _children
 
 __all__ = ["STANDARD", "PINS", "type_problems", "constant_problems", "pin_problems", "usable_statement",
@@ -343,7 +343,7 @@ def pin_problems(statements: Mapping[str, Mapping]) -> dict[str, list[str]]:
         text = info.get("statement", "")
         found = []
         for name, problems in missing.items():
-            if re.search(rf"(?<![\w.'!?]){re.escape(name)}(?![\w'!?])", text):
+            if mentions(name, text):
                 found.extend(problems)
         out[theorem] = found
     return out

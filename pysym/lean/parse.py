@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from pysym.lean.inhabited import inhabited
-from pysym.lean.syntax import LeanParseError, Parser, show, tokenize
+from pysym.lean.syntax import ID_FIRST, ID_REST, LeanParseError, Parser, show, tokenize
 
 __all__ = ["LeanParseError", "Statement", "parse_statement", "FUNCTIONS"]
 
@@ -123,7 +123,7 @@ class _Converter:
 
     def opaque_text(self, text: str):
         """:meth:`opaque` of the Lean text ``text``."""
-        mentioned = sorted({w.split(".")[0] for w in re.findall(r"[^\W\d][\w'!?.]*", text)}
+        mentioned = sorted({w.split(".")[0] for w in re.findall(rf"[{ID_FIRST}][{ID_REST}.]*", text)}
                            & {n for n, t in self.binders.items() if NUMERIC_TYPES.get((t or "").strip())})
         name = f"⟪{text}⟫"
         return sp.Function(name)(*[self.symbol(n) for n in mentioned]) if mentioned else sp.Symbol(name)

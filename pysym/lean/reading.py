@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _spine, _strip, _user
+from pysym.lean.syntax import ID_REST, mentions
 from pysym.lean.terms import App, BVar, Const, ForallE, Lam, LetE, MData, Name, Sort, Succ, _children
 
 __all__ = ["CASTS", "PROPOSITIONS", "TYPES", "reading_problems", "field_clashes", "opaque_clashes"]
@@ -45,7 +46,7 @@ def reading_problems(type_expr, constants, text: str, seen, variants=None) -> li
                         "cast(s): another function prints as a cast")
     used = {_user(c) for c in seen}
     for name in FUNCTIONS:
-        if re.search(rf"(?<![\w.'!?]){re.escape(name)}(?![\w'!?])", text) and name not in used:
+        if mentions(name, text) and name not in used:
             problems.append(f"it prints `{name}`, which its compiled type does not use")
     problems.extend(_function_problems(type_expr, constants))
     problems.extend(_name_problems(type_expr, seen))
@@ -236,8 +237,8 @@ def _variants(type_expr, constants) -> _Found:
     # the names the statement binds: across statements, `g n` in one and `g m` in another print one term
     bound = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
     bound |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
-    bound_word = re.compile(r"(?<![\w.'!?])(?:" + "|".join(map(re.escape, sorted(bound, key=len, reverse=True)))
-                            + r")(?![\w'!?])") if bound else None
+    bound_word = re.compile(rf"(?<![{ID_REST}.])(?:" + "|".join(map(re.escape, sorted(bound, key=len, reverse=True)))
+                            + rf")(?![{ID_REST}])") if bound else None
 
     def unbound(printed: str) -> str:
         """``printed`` with every name the statement binds written alike (a constant printed like one is
@@ -430,8 +431,9 @@ def _function_problems(type_expr, constants) -> list[str]:
 
 
 def _name_problems(type_expr, seen) -> list[str]:
-    """Names that can make the printed text misread: a binder named like the first part of a constant's name
-    (a constant `n.succ` prints as `n.succ`, like the field `succ` of a binder `n`), and anything named like a
+    """Names that can make the printed text misread: a binder named like a constant of the statement (a private
+    constant `m` prints as `m`, like the binder `m`) or like the first part of a constant's name (a constant
+    `n.succ` prints as `n.succ`, like the field `succ` of a binder `n`), and anything named like a
     namespace of a function given a meaning (a constant or binder `MoeTheory` prints `MoeTheory.choose 3 1`
     for its field `choose`)."""
     from pysym.lean.parse import FUNCTIONS
@@ -442,6 +444,9 @@ def _name_problems(type_expr, seen) -> list[str]:
     prefixes = {".".join(k.split(".")[:i]) for k in FUNCTIONS for i in range(1, k.count(".") + 1)}
     problems = []
     for b in sorted(binders):
+        if b in names:  # a private constant prints by its bare name (after the `_private` prefix is removed)
+            problems.append(f"its binder `{b}` has the name of the constant `{b}` it also uses, so the printed "
+                            f"`{b}` could be read as the binder")
         clash = sorted(n for n in names if n.split(".")[0] == b and "." in n)
         if clash:
             problems.append(f"its binder `{b}` has the name of the first part of `{clash[0]}`, so the printed "
@@ -505,8 +510,38 @@ def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None,
             found.setdefault(printed, set()).update(forms)
     if known is None:
         return found
+    ours = {p: [_tree(f) for f in fulls] for p, fulls in found.items()}
     return [f"`{p}` names a term of `{p.split()[0][1:]}` that another statement of the project prints alike "
             "but builds otherwise where the text shows nothing (an implicit argument, an instance, a type, a "
             "universe level, the type of a `fun` or `∃` binder): a derivation combining the two would read "
             "different terms as one"
-            for p, fulls in sorted(found.items()) if known.get(p, set()) - fulls]
+            for p, fulls in sorted(found.items())
+            if any(not any(_instance_of(_tree(k), f) for f in ours[p]) for k in known.get(p, set()) - fulls)]
+
+
+_WILDCARDS = {BOUND, "‹type›"}  # what a theorem binds for itself: a derivation may instantiate it to anything
+
+
+def _tree(form: str):
+    """A compared form (:func:`_variants`) as nested lists of its parenthesized parts."""
+    stack: list[list] = [[]]
+    for tok in re.findall(r"(?:[^\s(){}]|\{[^{}]*\})+|\(|\)", form):  # `Nat.{()}`: universe levels in the atom
+        if tok == "(":
+            stack.append([])
+        elif tok == ")" and len(stack) > 1:
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(tok)
+    return stack[0]
+
+
+def _instance_of(a, b) -> bool:
+    """Whether two compared forms are one term once what a theorem binds for itself (a variable, a type
+    variable) is instantiated: a bound variable hidden in an argument is one the printed types of the shown
+    variables fix (else the statement is refused), so the derivation's name for the term records it."""
+    if (isinstance(a, str) and a in _WILDCARDS) or (isinstance(b, str) and b in _WILDCARDS):
+        return True
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_instance_of(x, y) for x, y in zip(a, b))
+    return a == b

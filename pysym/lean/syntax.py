@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LeanParseError", "Parser", "show", "tokenize"]
+__all__ = ["LeanParseError", "Parser", "show", "tokenize", "mentions", "NAME", "ID_FIRST", "ID_REST"]
 
 
 class LeanParseError(ValueError):
@@ -19,15 +19,34 @@ class LeanParseError(ValueError):
     __module__ = "pysym.lean.parse"
 
 
+# Lean's identifier characters, exactly (:func:`pysym.lean.lexer.is_id_first`, ``is_id_rest``; a test compares
+# them on every code point): a name Lean prints is one token here, never split where Lean reads on (`choose℘n`
+# is one name, not `choose` applied to `℘n`)
+_LETTER_LIKE = ("\u03b1-\u03ba\u03bc-\u03c9\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9\u03ca-\u03fb\u1f00-\u1ffe"
+                "\u2100-\u214f\U0001d49c-\U0001d59f\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u0100-\u017f")
+ID_FIRST = "A-Za-z_" + _LETTER_LIKE
+ID_REST = ID_FIRST + "0-9'!?\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a\u2c7c"
+NAME = f"[{ID_FIRST}][{ID_REST}]*(?:\\.[{ID_FIRST}][{ID_REST}]*)*"
+
 _TOKEN = re.compile(
     r"\s*(?:"
-    r"(?P<num>\d+(?:\.\d+)?)"
-    r"|(?P<field>\.[A-Za-z_][\w'!?]*)"
+    r"(?P<num>[0-9]+(?:\.[0-9]+)?)"
+    rf"|(?P<field>\.[{ID_FIRST}][{ID_REST}]*)"
     r"|(?P<op>→|↔|∧|∨|¬|≤|≥|≠|<|>|=>|::|\+\+|\|\||&&|=|\+|-|\*|/|\^|%|∣|∈|∉|×|∘|·|⦃|⦄|,|:|\(|\)|\{|\}|\[|\]|⟨|⟩|@|↦|!|↑|\?)"
-    r"|(?P<kw>∀|∃|fun|λ|if|then|else)(?![\w'])"
-    r"|(?P<id>[A-Za-z_\u00C0-\u024F\u0370-\u03FF\u1F00-\u1FFF\u2070-\u209F\u2100-\u214F𝓐-𝔷][\w'!?\u2070-\u209F\u00C0-\u024F\u0370-\u03FF]*(?:\.[A-Za-z_\u0370-\u03FF][\w'!?]*)*)"
+    rf"|(?P<kw>∀|∃|fun|λ|if|then|else)(?![{ID_REST}])"
+    rf"|(?P<id>{NAME})"
     r")"
 )
+
+
+def mentions(name: str, text: str) -> bool:
+    """Whether ``text`` holds the name ``name`` as a whole name (not inside a longer one, nor as the field
+    of one).
+
+    >>> mentions("MoeTheory.choose", "MoeTheory.choose n k"), mentions("MoeTheory.choose", "MoeTheory.choose℘n k")
+    (True, False)
+    """
+    return re.search(rf"(?<![{ID_REST}.]){re.escape(name)}(?![{ID_REST}])", text) is not None
 
 
 def tokenize(text: str) -> list[tuple[str, str]]:
