@@ -156,3 +156,50 @@ def test_a_crossing_root_is_still_found():
     r = _one_step(Computed("r", t, sp.exp(t) - 3, 1)).result("r")
     assert r.ok, r.detail
     assert abs(mpmath.mpf(str(r.step.value)) - mpmath.log(3)) < 1e-35
+
+
+# --------------------------------------------------------------------------- a second round
+
+
+def test_sympys_sign_of_atan_at_an_integer_is_not_trusted():
+    # SymPy 1.14: atan(n).is_positive is True for a nonnegative integer n, though atan(0) = 0
+    n = Var("n", 0, 10**6, integer=True)
+    claim = sp.atan((n.symbol - 777777) ** 2)
+    assert claim.subs(n.symbol, 777777) == 0
+    assert not prove_positive(sp.atan(n.symbol)).ok
+    assert not _one_step(Bound("pos", 0, claim, by=Sign(), strict=True), n).ok
+    assert prove_positive(sp.exp(n.symbol) + sp.log(n.symbol + 2)).ok  # vetted functions still count
+
+
+def test_a_kink_is_not_a_stationary_point():
+    from pysym.derive.core import Stationary
+
+    x = Var("x", -1, 1)
+    X = x.symbol
+    f = sp.Piecewise((X ** 2, X <= 0), (X ** 2 - X, True))  # f(0.1) = -0.09 < f(0) = 0
+    r = _one_step(Stationary("opt", f, X, 0, kind="min"), x).result("opt")
+    assert not r.ok and "not known to be smooth" in r.detail
+    assert _one_step(Stationary("opt", X ** 2, X, 0, kind="min"), x).ok
+
+
+def test_sympys_limit_of_a_piecewise_at_its_break_is_not_trusted():
+    x, t = Var("x", 0, 1), Var("t", 1, 10)
+    f = sp.Piecewise((0, x.symbol <= 0), (t.symbol, True))  # the limit from above is t
+    r = _one_step(Limit("L", f, x.symbol, 0, 0), x, t).result("L")
+    assert not r.ok and "analytic functions only" in r.detail
+
+
+@pytest.mark.parametrize("lhs, rhs, bad", [
+    (lambda x, y, n: sp.tan(x) * sp.cos(x), lambda x, y, n: sp.sin(x), "tan(x)"),  # undefined at x = pi/2
+    (lambda x, y, n: y * sp.gamma(y), lambda x, y, n: sp.gamma(y + 1), "gamma(y)"),  # undefined at y = 0
+    # (x - 1/3)**n with n in [-3, -1]: undefined at x = 1/3, though SymPy does not know n < 0
+    (lambda x, y, n: sp.Mul((x - sp.Rational(1, 3)) ** n, x - sp.Rational(1, 3), evaluate=False),
+     lambda x, y, n: (x - sp.Rational(1, 3)) ** (n + 1), "x - 1/3"),
+])
+def test_an_identity_undefined_at_a_point_of_the_domain_is_rejected(lhs, rhs, bad):
+    from pysym.derive.core import Identity
+
+    x, y, n = Var("x", 0, 3), Var("y", "-1/2", "1/2"), Var("n", -3, -1, integer=True)
+    r = _one_step(Identity("i", lhs(x.symbol, y.symbol, n.symbol), rhs(x.symbol, y.symbol, n.symbol)), x, y, n)
+    assert not r.ok and bad in r.result("i").detail
+    assert _one_step(Identity("i", sp.log(x.symbol + 1) * 2, sp.log((x.symbol + 1) ** 2)), x).ok

@@ -345,6 +345,9 @@ def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
     return Proof(False, f"no sign rule shows the expression is {rel}")
 
 
+TRUSTED_SIGNS = (sp.exp, sp.log, sp.Abs)  # functions whose SymPy sign assumptions _sign relies on
+
+
 def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     """Structural sign proof: True if ``e > 0`` (strict) or ``e >= 0``.
 
@@ -354,9 +357,12 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     """
     if e.has(sp.I, sp.zoo, sp.nan):  # a complex or undefined value has no sign (even powers and exp included)
         return False
-    if strict and e.is_positive is True:
+    # SymPy's own sign, for expressions of functions whose assumptions are vetted (atan(n).is_positive is True for
+    # an integer n that may be 0: SymPy 1.14 takes "not rational" for "not zero")
+    trusted = not any(isinstance(f, sp.Function) and not isinstance(f, TRUSTED_SIGNS) for f in e.atoms(sp.Function))
+    if trusted and strict and e.is_positive is True:
         return True
-    if not strict and e.is_nonnegative is True:
+    if trusted and not strict and e.is_nonnegative is True:
         return True
     if e.is_Number:
         if not e.is_finite:

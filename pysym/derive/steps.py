@@ -150,21 +150,41 @@ class Identity(Step):
         scope = d.scope(self.where)
         # both sides must be defined on the whole domain: (x^2 - 1)/(x - 1) = x + 1 is false at x = 1
         for side in (self.lhs, self.rhs):
-            for q in _denominators(side):
-                if not (scope.prove_positive(q).ok or scope.prove_positive(-q).ok):
-                    return StepResult(self, False, "sympy", f"the denominator `{sp.sstr(q)}` is not proved nonzero "
-                                                            "on the domain, where the identity would be undefined")
+            why = undefined_somewhere(side, scope)
+            if why:
+                return StepResult(self, False, "sympy", f"{why} on the domain, where the identity would be undefined")
         p = scope.prove_zero(self.lhs - self.rhs)
         return StepResult(self, p.ok, "sympy", p.how)
 
 
-def _denominators(expr) -> list:
-    """The denominators of ``expr``: the bases of its negative powers (numbers excluded)."""
-    out = []
-    for p in sp.sympify(expr).atoms(sp.Pow):
-        if p.exp.is_negative and not p.base.is_number and p.base not in out:
-            out.append(p.base)
-    return out
+# functions defined at every real number; any other function must be shown defined where it is used
+DEFINED_EVERYWHERE = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.Abs)
+
+
+def undefined_somewhere(expr, scope) -> str | None:
+    """Why ``expr`` may be undefined somewhere on ``scope`` (``None``: defined everywhere), by an allow-list:
+    a power whose exponent may be negative needs a base proved nonzero (`b**n` with `n` in [-3, -1] too), a
+    logarithm an argument proved nonzero, `binomial` integer arguments; any other function (`tan`, `gamma`:
+    poles) is refused."""
+    def nonzero(q) -> bool:
+        return scope.prove_positive(q).ok or scope.prove_positive(-q).ok
+
+    for sub in sp.preorder_traversal(sp.sympify(expr)):
+        if sub.is_Atom or sub.is_Add or sub.is_Mul or isinstance(sub, (sp.Derivative, sp.Subs, sp.Tuple)):
+            continue  # (a derivative or substitution: what it is taken of is looked at in turn)
+        if sub.is_Pow:
+            base, e = sub.args
+            if e.is_nonnegative is not True and not base.is_number and not nonzero(base):
+                return f"the denominator `{sp.sstr(base)}` is not proved nonzero"
+        elif isinstance(sub, sp.log):
+            if not nonzero(sub.args[0]):
+                return f"the argument of `{sp.sstr(sub)}` is not proved nonzero"
+        elif isinstance(sub, sp.binomial):
+            if not all(a.is_integer for a in sub.args):
+                return f"`{sp.sstr(sub)}` has arguments not known to be integers"
+        elif not isinstance(sub, DEFINED_EVERYWHERE):
+            return f"`{sp.sstr(sub)}` is not known to be defined everywhere (a function with poles?)"
+    return None
 
 
 def _interval(lo, hi, open_: bool) -> str:
@@ -209,6 +229,9 @@ class Stationary(Step):
             return StepResult(self, False, "sympy", f"{sp.sstr(self.var)} is not a symbol of the derivation")
         if self.point.has(self.var):
             return StepResult(self, False, "sympy", f"the point depends on {sp.sstr(self.var)} itself")
+        rough = scope.smooth(self.expr)  # a kink (Piecewise, Abs, Max) has a derivative SymPy reads branch by branch
+        if rough:
+            return StepResult(self, False, "sympy", f"{sp.sstr(self.expr)} is not known to be smooth: {rough[0]}")
         first = scope.prove_zero(sp.diff(self.expr, self.var).subs(self.var, self.point))
         if not first.ok:
             return StepResult(self, False, "sympy", "the first derivative does not vanish at the point")
@@ -393,6 +416,10 @@ class Computed(Step):
         return StepResult(self, ok, "numeric", detail)
 
 
+# functions whose limits SymPy's algorithm is trusted with (analytic where defined)
+ANALYTIC = (sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.atan, sp.sinh, sp.cosh, sp.tanh)
+
+
 @dataclass
 class Limit(Step):
     """``lim_{var -> point} expr = value``, computed by SymPy."""
@@ -415,6 +442,12 @@ class Limit(Step):
         return None
 
     def check(self, d, ctx):
+        for sub in sp.preorder_traversal(self.expr):
+            if isinstance(sub, (sp.Function, sp.Piecewise)) and not isinstance(sub, ANALYTIC):
+                # SymPy takes the branch that holds at the point itself: lim_{x->0+} Piecewise((0, x <= 0), (t, True))
+                # came out 0
+                return StepResult(self, False, "sympy", f"SymPy's limit is trusted for analytic functions only, and "
+                                  f"{sp.sstr(sub.func)} is not one")
         try:
             got = sp.limit(self.expr, self.var, self.point)
         except (NotImplementedError, ValueError) as exc:
