@@ -43,9 +43,17 @@ x = { description = "dummy", range = [1, 2] }
 
 # ------------------------------------------------------------------ 1. the compute-optimal engine's shape
 
-def test_the_asymptotic_engine_refuses_a_law_with_a_negative_coefficient(tmp_path):
+def test_the_asymptotic_engine_refuses_a_law_with_a_negative_coefficient(tmp_path, monkeypatch):
     # L = 1 + 4/N^(1/2) - 1/N^(1/4) + 1/D^(1/4): the -1/N^(1/4) term is not a penalty, so the smallest
-    # exponent does not dominate (N* tends to 4096, exponent 0); the engine used to say 1/2
+    # exponent does not dominate (N* tends to 4096, exponent 0); the engine used to say 1/2.  (SymPy's solve finds
+    # no closed form for its minimizer, within 20 CPU seconds or 2: the test gives it 2; the claims run in forks
+    # of this process, which see the patch.)
+    import functools
+
+    import pysym.audit.kinds.exponent as exponent
+    from pysym.audit.scaling import stationary_minimum
+
+    monkeypatch.setattr(exponent, "stationary_minimum", functools.partial(stationary_minimum, budget=2))
     path = _write(tmp_path, '''
         [paper]
         id = "asym"
@@ -382,11 +390,11 @@ def test_a_split_that_cannot_be_proved_is_inconclusive_with_the_sampled_evidence
         quote = "q"
         where = "w"
         expected = "inconclusive"
-        lhs = "exp(x) + sin_free(x)"
+        lhs = "exp(x)"
         rel = ">="
         rhs = "exp(3)"
         condition = "x >= 3"
-        '''.replace(" + sin_free(x)", " + (x - 3)**3/1000"))
+        ''')
     o = _verdicts(path)["unproved"]
     assert o.verdict == "inconclusive", o.summary
     assert "400 sampled points" in o.summary and "not proved" in o.summary

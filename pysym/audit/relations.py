@@ -499,10 +499,14 @@ def _proved_split(ctx: Context, relation, cond):
             ext = [p for p in b.atoms(sp.Pow) if p.is_number and p.exp.is_Rational and not p.exp.is_Integer]
             return sp.factor(a, extension=ext) / b if ext else e
 
+        tried = set()  # the forms often coincide: each is proved equal and positive once
         for simplify in (lambda e: sp.cancel(sp.together(e)), by_factors, safe_simplify):
             try:
                 with cpu_limit(8):
                     q = simplify(a / b)
+                    if q in tried:
+                        continue
+                    tried.add(q)
                     same = prove.prove_zero(sp.expand(a - q * b)).ok or safe_simplify(a - q * b) == 0
             except (CPUTimeout, TypeError, ValueError, ZeroDivisionError):
                 continue
