@@ -740,3 +740,26 @@ def test_a_general_statement_and_an_instance_of_it_are_one_term():
     texts = {"Q.general": "∀ {α : Type} (H : α → Prop), Q.D H", "Q.special": "∀ (M : Nat → Prop), Q.D M"}
     found = statement_problems(list(texts), consts, texts, list(texts))
     assert not any("another statement of the project prints alike" in p for ps in found.values() for p in ps), found
+
+
+def test_a_binder_is_compared_under_the_name_lean_prints():
+    # a seventh red-team round: `∀ (_ : Nat), ‹Nat› < ‹Nat› + x` binds a hygienic `x._@.M._hyg.3`, which Lean prints
+    # as `x`, beside the constant `x`: `∀ (x : Nat), x < x + x`; and beside a binder `x` Lean prints it `x_1`
+    ours = project(x=("defn", NAT), x_1=("defn", NAT))
+    hyg = Name.of("x.«_@».M._hyg.3")
+    add = app("HAdd.hAdd", NAT, NAT, NAT, app("instHAdd", NAT, "instAddNat"), BVar(0), const("x"))
+    e = ForallE(hyg, NAT, app("LT.lt", NAT, const("instLTNat"), BVar(0), add), "default")
+    found = type_problems(e, ours, "∀ (x : Nat), x < x + x")
+    assert any("binder `x` has the name of the constant `x`" in p for p in found), found
+    mul = app("HMul.hMul", NAT, NAT, NAT, app("instHMul", NAT, "instMulNat"), BVar(0), const("x_1"))
+    outer = app("HMul.hMul", NAT, NAT, NAT, app("instHMul", NAT, "instMulNat"), BVar(1), const("x_1"))
+    renamed = ForallE(Name.of("x"), NAT, ForallE(hyg, NAT, app("Eq", NAT, mul, outer), "default"), "default")
+    found = type_problems(renamed, ours, "∀ (x x_1 : Nat), x_1 * x_1 = x * x_1")
+    assert any("print as x, x_1 but the compiled type binds x, x (Lean renamed one)" in p for p in found), found
+    # instance binders are never named in the text: `[inst : DecidablePred A] [inst_1 : ...]` is not a renaming
+    pred = ForallE(Name.of("a"), NAT, const("Prop"), "default")
+    dec = ForallE(Name.of("A"), pred, ForallE(Name.of("inst.«_@».M._hyg.8"), app("DecidablePred", NAT, BVar(0)),
+                                              ForallE(Name.of("inst.«_@».M._hyg.9"), app("DecidablePred", NAT, BVar(1)),
+                                                      const("True"), "instImplicit"), "instImplicit"), "default")
+    found = type_problems(dec, {}, "∀ (A : Nat → Prop) [inst : DecidablePred A] [inst_1 : DecidablePred A], True")
+    assert not any("renamed" in p or "twice" in p for p in found), found

@@ -80,34 +80,71 @@ def _binder_problems(type_expr, constants, text: str) -> list[str]:
     number (`Nat`, `ℚ`, ...) must be of exactly that core type (a project `abbrev ℚ := Nat` is not `Rat`)."""
     from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
 
-    problems, names, ctx, binders = [], [], [], []
+    problems, names, ctx, binders, shown = [], [], [], [], []
     e = type_expr
     while isinstance(e, (ForallE, MData)):
         if isinstance(e, MData):
             e = e.expr
             continue
-        name = str(e.binder_name)
+        name = printed_name(e.binder_name)
         if e.binder_info != "default" or _depends(e.body, 0):  # printed as a binder, not as `P →`
             names.append(name)
             binders.append((name, e.binder_type))
+            if e.binder_info != "instImplicit":  # an instance is never named in the text: `inst`, `inst_1` are free
+                shown.append(name)
             if _proposition(e.binder_type, ctx, constants) is not False:
                 problems.append(f"its binder `{name}` may be a proof of a hypothesis, which the text shows as a "
                                 "binder and the parser would not read as a hypothesis")
         ctx.append(e.binder_type)
         e = e.body
-    twice = sorted({n for n in names if names.count(n) > 1})
+    twice = sorted({n for n in shown if shown.count(n) > 1})
     if twice:
         problems.append(f"it binds {', '.join(f'`{n}`' for n in twice)} twice, and the parser would merge them")
     try:
         printed = parse_statement(text).binders
+        in_text = _printed_binders(text)
     except (LeanParseError, ValueError, TypeError):
-        printed = {}
+        printed, in_text = {}, None
+    if in_text is not None and in_text != shown:  # matched by position: the text names what the term binds
+        problems.append(f"its binders print as {', '.join(in_text) or 'none'} but the compiled type binds "
+                        f"{', '.join(shown) or 'none'} (Lean renamed one)")
     for name, ty in binders:
         numeric = NUMERIC_TYPES.get((printed.get(name) or "").strip())
         if numeric and not (isinstance(ty, Const) and str(ty.name) == numeric):
             problems.append(f"its binder `{name}` is printed with the type `{printed[name]}` but is not of the core "
                             f"type {numeric}")
     return problems
+
+
+def _printed_binders(text: str) -> list[str]:
+    """The names of the binders the statement parser reads off ``text`` (the chain of `∀` and `→`), instance
+    binders left out."""
+    from pysym.lean.syntax import Parser, tokenize
+
+    node, out = Parser(tokenize(text)).term(), []
+    while True:
+        if node[0] == "forall":
+            out += [name for name, _, kind in node[1] if kind != "["]
+            node = node[2]
+        elif node[0] == "bin" and node[1] == "→":
+            node = node[3]
+        else:
+            return out
+
+
+def printed_name(name) -> str:
+    """The binder name ``name`` as Lean prints it: without its macro scopes (`_` binds a hygienic
+    `x._@.M._hyg.3`, printed `x`; beside another `x` Lean prints `x_1`, which the positional comparison of
+    :func:`_binder_problems` refuses).
+
+    >>> from pysym.lean.terms import Name
+    >>> printed_name(Name.of("x.«_@».M._hyg.3")), printed_name(Name.of("n"))
+    ('x', 'n')
+    """
+    parts = list(name)
+    if "_@" in parts:
+        parts = parts[:parts.index("_@")]
+    return str(type(name)(parts)) if parts else "[anonymous]"
 
 
 def _depends(e, depth: int) -> bool:
@@ -235,8 +272,8 @@ def _variants(type_expr, constants) -> _Found:
     binders = [0]
     signatures: dict[Name, list[tuple[str, bool]]] = {}
     # the names the statement binds: across statements, `g n` in one and `g m` in another print one term
-    bound = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
-    bound |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
+    bound = {printed_name(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
+    bound |= {printed_name(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
     bound_word = re.compile(rf"(?<![{ID_REST}.])(?:" + "|".join(map(re.escape, sorted(bound, key=len, reverse=True)))
                             + rf")(?![{ID_REST}])") if bound else None
 
@@ -338,7 +375,8 @@ def _variants(type_expr, constants) -> _Found:
             return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
-            inner = ctx + ((str(e.binder_name), binders[0], e.binder_type, isinstance(e, ForallE)),)
+            shown_name = printed_name(e.binder_name)
+            inner = ctx + ((shown_name, binders[0], e.binder_type, isinstance(e, ForallE)),)
             t = go(e.binder_type, ctx, record)
             b = go(e.body, inner, record)
             if isinstance(e, Lam):  # printed `fun x => ...` (`∃ x, ...`): without the binder's type
@@ -346,16 +384,16 @@ def _variants(type_expr, constants) -> _Found:
                 depends = sorted({ctx[j][0] for j in free(e.binder_type, ctx)
                                   if j not in fixed and not _type_variable(ctx[j][2])})
                 if depends:
-                    hides(f"the type of the bound `{e.binder_name}`", depends, b[0])
+                    hides(f"the type of the bound `{shown_name}`", depends, b[0])
                 typed = "‹›" if typed_by_use(e.body, ctx) else t[2]  # across statements: what the body fixes
-                return f"(fun {e.binder_name}, {b[0]})", f"(fun {e.binder_name} : {t[1]}, {b[1]})", \
+                return f"(fun {shown_name}, {b[0]})", f"(fun {shown_name} : {t[1]}, {b[1]})", \
                     f"(fun {BOUND} : {typed}, {b[2]})"
-            return (f"(∀ {e.binder_name} : {t[0]}, {b[0]})", f"(∀ {e.binder_name} : {t[1]}, {b[1]})",
+            return (f"(∀ {shown_name} : {t[0]}, {b[0]})", f"(∀ {shown_name} : {t[1]}, {b[1]})",
                     f"(∀ {BOUND} : {t[2]}, {b[2]})")
         if isinstance(e, LetE):
             binders[0] += 1
             parts = [go(e.type, ctx, record), go(e.value, ctx, record),
-                     go(e.body, ctx + ((str(e.name), binders[0], e.type, False),), record)]
+                     go(e.body, ctx + ((printed_name(e.name), binders[0], e.type, False),), record)]
             return tuple("(let " + " ".join(p[i] for p in parts) + ")" for i in range(3))
         if isinstance(e, App):
             head, args = e, []
@@ -438,8 +476,8 @@ def _name_problems(type_expr, seen) -> list[str]:
     for its field `choose`)."""
     from pysym.lean.parse import FUNCTIONS
 
-    binders = {str(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
-    binders |= {str(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
+    binders = {printed_name(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
+    binders |= {printed_name(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
     names = {_user(c) for c in seen}
     prefixes = {".".join(k.split(".")[:i]) for k in FUNCTIONS for i in range(1, k.count(".") + 1)}
     problems = []
