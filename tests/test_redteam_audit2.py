@@ -398,3 +398,117 @@ def test_a_split_that_cannot_be_proved_is_inconclusive_with_the_sampled_evidence
     o = _verdicts(path)["unproved"]
     assert o.verdict == "inconclusive", o.summary
     assert "400 sampled points" in o.summary and "not proved" in o.summary
+
+
+# ------------------------------------------------------------------ a second round (match, independence, sign, exponent)
+
+
+
+def test_a_match_with_a_target_the_law_never_reaches_is_not_derived(tmp_path):
+    # 2 + 1/sqrt(n) > 2 never equals 3/2 + 1/10; SymPy's inverse A**2/(T - E)**2 is positive all the same
+    path = _write(tmp_path, '''
+        [paper]
+        id = "m"
+        title = "t"
+        [symbols]
+        n = { description = "scale", range = [1, 1e10] }
+        [[claim]]
+        id = "unreachable"
+        kind = "match"
+        quote = "q"
+        where = "w"
+        expected = "fails"
+        law = "2 + 1/sqrt(n)"
+        target = "3/2 + 1/sqrt(n)"
+        scale = "n"
+        at = { n = 100 }
+        claimed = "1/16"
+        [[claim]]
+        id = "reachable"
+        kind = "match"
+        quote = "q"
+        where = "w"
+        expected = "holds"
+        law = "2 + 1/sqrt(n)"
+        target = "2 + 2/sqrt(n)"
+        scale = "n"
+        at = { n = 100 }
+        claimed = "1/4"
+        ''')
+    v = _verdicts(path)
+    assert v["unreachable"].verdict == "inconclusive" and "may never reach it" in v["unreachable"].summary
+    assert v["reachable"].verdict == "holds", v["reachable"].summary
+
+
+def test_a_unique_interior_minimum_in_two_variables_is_not_the_minimum_of_the_box(tmp_path):
+    # x**2 + y**2 (1 - x)**3: one stationary point, a strict local minimum at 0, yet f(c, 3) = c**2 + 9 (1 - c)**3 < 0
+    path = _write(tmp_path, '''
+        [paper]
+        id = "i"
+        title = "t"
+        [symbols]
+        c = { description = "c", range = [3, 4] }
+        x = { description = "x", range = [-1, 10] }
+        y = { description = "y", range = [-3, 3] }
+        [[claim]]
+        id = "boundary"
+        kind = "independence"
+        quote = "q"
+        where = "w"
+        expected = "fails"
+        law = "x**2 + y**2*(1 - x)**3"
+        argmin = ["x", "y"]
+        over = { x = [-1, "c"], y = [-3, 3] }
+        of = ["c"]
+        ''')
+    assert _verdicts(path)["boundary"].verdict != "holds"
+
+
+def test_an_interior_sign_with_no_interior_minimum_is_not_evidence_against_the_claim(tmp_path):
+    # law x over [c/log(c + 1), 1000]: the minimizer is the lower end, increasing in c; L_xc = 0 "proves" an
+    # interior x* that does not move, but there is no interior minimum
+    path = _write(tmp_path, '''
+        [paper]
+        id = "s"
+        title = "t"
+        [symbols]
+        c = { description = "c", range = [2, 10] }
+        x = { description = "x", range = [0.01, 100000] }
+        [[claim]]
+        id = "end"
+        kind = "sign"
+        quote = "q"
+        where = "w"
+        expected = "holds"
+        law = "x"
+        argmin = "x"
+        over = ["c/log(c + 1)", 1000]
+        param = "c"
+        sign = "positive"
+        ''')
+    o = _verdicts(path)["end"]
+    assert o.verdict not in ("fails", "conditional"), o.summary
+
+
+def test_symbolic_exponents_that_differ_only_by_rounding_do_not_fail(tmp_path):
+    # sqrt(a + 2 sqrt(a) + 1) - sqrt(a) = 1 exactly; at a = 1e120 with 50 digits it evaluates to 0
+    path = _write(tmp_path, '''
+        [paper]
+        id = "e"
+        title = "t"
+        [symbols]
+        a = { description = "a", range = [1e120, 1e130] }
+        C = { description = "compute", range = [1e15, 1e26] }
+        [[claim]]
+        id = "rounded"
+        kind = "exponent"
+        quote = "q"
+        where = "w"
+        expected = "holds"
+        law = "C"
+        scale = "C"
+        quantity = "C**(sqrt(a + 2*sqrt(a) + 1) - sqrt(a))"
+        claimed = 1
+        ''')
+    o = _verdicts(path)["rounded"]
+    assert o.verdict == "inconclusive" and "not by a margin proved" in o.summary, o.summary

@@ -240,6 +240,14 @@ def argmin_trend(cf, claim) -> Outcome:
     ends_ok = sorted(w for w, ok in ends.items() if ok)
     ends_bad = sorted(w for w, ok in ends.items() if ok is False)
     ends_unknown = sorted(w for w, ok in ends.items() if ok is None)
+    if interior is not None and interior != want and "interior" not in regimes:
+        # the interior sign speaks only where minima are interior; none was seen (x* = c/log(c + 1) at the lower end
+        # increases with c although L_xc = 0 "proves" an interior x* that does not)
+        return Outcome("inconclusive", f"at an interior minimum {v}* would move against the claim (proved), but no "
+                                       f"sampled configuration has one: the optimum sits at the "
+                                       f"{'/'.join(regimes)} end, where the direction is "
+                                       + ("proved as claimed" if not ends_bad and not ends_unknown else
+                                          "not proved as claimed"), ev)
     if interior is not None and interior != want:
         moves = (_WORDS if strict else _WEAK_WORDS)[interior]
         if ends_ok:

@@ -99,6 +99,15 @@ def _stationary(cf, claim, law, vs, ofs, box, ev):
     dep = sorted({str(x) for val in s.values() for x in val.free_symbols} & {str(o) for o in ofs})
     if not (minimum and inside):
         return None  # not a proved interior minimum: decide by the other means
+    if len(vs) > 1:
+        # in one variable the only stationary point of an interval, a minimum, is the minimum; in two it need not
+        # be (x**2 + y**2*(1 - x)**3 has one, at 0, and goes below it on the box's faces): the law must be proved
+        # convex (its Hessian positive definite everywhere)
+        full = sp.hessian(law, vs)
+        if not all(attempt("positive", sp.Matrix(full[:i, :i]).det(), order) for i in range(1, len(vs) + 1)):
+            ev["global"] = "the law is not proved convex, so the interior minimum is not proved the minimum of the box"
+            return None
+        ev["global"] = "the law is convex (Hessian positive definite everywhere, proved): the minimum of the box"
     if not dep:
         return Outcome("holds", f"the unique stationary point {_point_text(ev['stationary_point'])} is a minimum inside the box "
                                 f"(proved) and does not involve {', '.join(map(str, ofs))}", ev)

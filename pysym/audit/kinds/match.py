@@ -113,6 +113,11 @@ def evaluate(job):
         return Outcome("inconclusive", f"{monotone}, so the matching scale may not be unique", ev, Rounding("unknown"))
     ev["monotone"] = f"{show(f)} is strictly monotone in {scale} over its range (interval arithmetic)"
     star = sols[0].subs(T, t)
+    reached = _reached(cf, f, t, star, scale)
+    if reached is not True:
+        return Outcome("inconclusive", f"{reached}, so the matching {scale} is not derived", ev, Rounding("unknown"))
+    ev["reached"] = (f"the target lies between the law's values at the ends of the range of {scale}, and "
+                     f"{scale}* inside that range (interval arithmetic, every admissible value)")
     derived = star / s0 if quantity == "ratio" else star
     what = "the ratio of scales" if quantity == "ratio" else f"the matching {scale}"
     o = compare(derived, claim.get("claimed"), rel=claim.get("rel", "=="), tol_rel=claim.get("tolerance"),
@@ -127,6 +132,25 @@ def _text(raw) -> str | None:
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
         return repr(raw)
     return None
+
+
+def _reached(cf, f, t, star, scale):
+    """True when the monotone law takes the value ``t`` inside its scale's range and the solution ``star``
+    lies in that range, proved for every admissible value; else why not (SymPy's inverse of
+    ``E + A/sqrt(n) = T`` is ``A**2/(T - E)**2``, positive even for a target below ``E``, which the law never
+    reaches)."""
+    spec = cf.spec(scale)
+    lo, hi = spec.low, spec.high
+    checks = (((t - f.subs(scale, lo)) * (f.subs(scale, hi) - t), "the target is not proved to lie between the "
+               f"law's values at {scale} = {show(lo)} and {scale} = {show(hi)} (the law may never reach it)"),
+              ((star - lo) * (hi - star), f"the solution {scale}* is not proved to lie in [{show(lo)}, {show(hi)}]"))
+    for expr, why in checks:
+        try:
+            if decide([(expr, ">=")], box_of([expr]), budget=300).status != "all":
+                return why
+        except (IntervalError, ZeroDivisionError, TypeError, ValueError):
+            return why
+    return True
 
 
 def _monotone(cf, f, scale):
