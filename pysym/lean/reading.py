@@ -21,6 +21,7 @@ does not show or shows ambiguously (:func:`reading_problems`):
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pysym.lean.meaning import PINS, STANDARD, _head, _is_prop, _nodes, _spine, _strip, _user
@@ -80,7 +81,7 @@ def _binder_problems(type_expr, constants, text: str) -> list[str]:
     number (`Nat`, `ℚ`, ...) must be of exactly that core type (a project `abbrev ℚ := Nat` is not `Rat`)."""
     from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
 
-    problems, names, ctx, binders, shown = [], [], [], [], []
+    problems, ctx, binders, shown = [], [], [], []
     e = type_expr
     while isinstance(e, (ForallE, MData)):
         if isinstance(e, MData):
@@ -88,7 +89,6 @@ def _binder_problems(type_expr, constants, text: str) -> list[str]:
             continue
         name = printed_name(e.binder_name)
         if e.binder_info != "default" or _depends(e.body, 0):  # printed as a binder, not as `P →`
-            names.append(name)
             binders.append((name, e.binder_type))
             if e.binder_info != "instImplicit":  # an instance is never named in the text: `inst`, `inst_1` are free
                 shown.append(name)
@@ -560,18 +560,20 @@ def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None,
 _WILDCARDS = {BOUND, "‹type›"}  # what a theorem binds for itself: a derivation may instantiate it to anything
 
 
+@functools.lru_cache(maxsize=None)
 def _tree(form: str):
-    """A compared form (:func:`_variants`) as nested lists of its parenthesized parts."""
+    """A compared form (:func:`_variants`) as nested tuples of its parenthesized parts (each form is read
+    once, though every statement is compared with it)."""
     stack: list[list] = [[]]
     for tok in re.findall(r"(?:[^\s(){}]|\{[^{}]*\})+|\(|\)", form):  # `Nat.{()}`: universe levels in the atom
         if tok == "(":
             stack.append([])
         elif tok == ")" and len(stack) > 1:
             done = stack.pop()
-            stack[-1].append(done)
+            stack[-1].append(tuple(done))
         else:
             stack[-1].append(tok)
-    return stack[0]
+    return tuple(stack[0])
 
 
 def _instance_of(a, b) -> bool:
@@ -580,6 +582,6 @@ def _instance_of(a, b) -> bool:
     variables fix (else the statement is refused), so the derivation's name for the term records it."""
     if (isinstance(a, str) and a in _WILDCARDS) or (isinstance(b, str) and b in _WILDCARDS):
         return True
-    if isinstance(a, list) and isinstance(b, list):
+    if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_instance_of(x, y) for x, y in zip(a, b))
     return a == b
