@@ -763,3 +763,74 @@ def test_a_binder_is_compared_under_the_name_lean_prints():
                                                       const("True"), "instImplicit"), "instImplicit"), "default")
     found = type_problems(dec, {}, "∀ (A : Nat → Prop) [inst : DecidablePred A] [inst_1 : DecidablePred A], True")
     assert not any("renamed" in p or "twice" in p for p in found), found
+
+
+# --------------------------------------------------------------------------- the compiled term's own reading
+
+
+def nat_op(op, inst, a, b):
+    return app(op, NAT, NAT, NAT, app("instH" + op.split(".")[0][1:], NAT, inst), a, b)
+
+
+def nat_pow(a, b):
+    return app("HPow.hPow", NAT, NAT, NAT, app("instHPow", NAT, NAT, app("instPowNat", NAT, "instNatPowNat")), a, b)
+
+
+def translated(e, consts, text):
+    return [p for p in type_problems(e, consts, text) if "pysym.lean.translate" in p]
+
+
+def test_the_text_must_read_as_the_compiled_term_reads_itself():
+    """pysym.lean.translate reads the kernel term by an allow-list and compares it with the parser's reading of
+    the text: whatever a notation or an unexpander prints, the premise means what Lean proved."""
+    n, k = BVar(1), BVar(0)
+    chain = lambda body: ForallE(Name.of("n"), NAT, ForallE(Name.of("k"), NAT, body, "default"), "default")
+    honest = chain(le(const("instLENat"), k, nat_pow(n, k)))
+    assert translated(honest, {}, "∀ (n k : Nat), k ≤ n ^ k") == []
+    found = translated(honest, {}, "∀ (n k : Nat), n ≤ k ^ n")  # the same shape, the binders swapped
+    assert found == ["its printed statement reads as `n <= k**n` but its compiled type means `k <= n**k` (read by "
+                     "pysym.lean.translate): the text does not show what Lean proved"], found
+    # a project function that prints as `^` (a notation, an unexpander): the text's power is not Lean's
+    ours = project(E__mypow=("defn", ForallE(Name.of("a"), NAT, ForallE(Name.of("b"), NAT, NAT, "default"), "default")))
+    spoof = chain(le(const("instLENat"), k, app("E.mypow", n, k)))
+    assert any("reads as `k <= n**k`" in p and "means `k <= □`" in p
+               for p in translated(spoof, ours, "∀ (n k : Nat), k ≤ n ^ k"))
+    # `≥` printed as `≤`, a numeral printed as another, `*` printed as `+`
+    ge = chain(app("GE.ge", NAT, const("instLENat"), k, n))
+    assert translated(ge, {}, "∀ (n k : Nat), k ≥ n") == []
+    assert translated(ge, {}, "∀ (n k : Nat), k ≤ n")
+    assert translated(ge, {}, "∀ (n k : Nat), n ≤ k")  # the same meaning, but not as Lean prints it: refused
+    m = BVar(0)
+    three = ForallE(Name.of("n"), NAT, le(const("instLENat"), nat_op("HAdd.hAdd", "instAddNat", m, num(1)),
+                                          nat_op("HMul.hMul", "instMulNat", m, num(3))), "default")
+    assert translated(three, {}, "∀ (n : Nat), n + 1 ≤ n * 3") == []
+    assert translated(three, {}, "∀ (n : Nat), n + 1 ≤ n * 2")
+    assert translated(three, {}, "∀ (n : Nat), n + 1 ≤ n + 3")
+    # a hypothesis the text leaves out, or one it adds
+    hyp = chain(ForallE(Name.of("h"), le(const("instLENat"), num(1), n), le(const("instLENat"), BVar(1), BVar(2)),
+                        "default"))
+    assert translated(hyp, {}, "∀ (n k : Nat), 1 ≤ n → k ≤ n") == []
+    assert any("hypotheses read as []" in p for p in translated(hyp, {}, "∀ (n k : Nat), k ≤ n"))
+    assert translated(honest, {}, "∀ (n k : Nat), 1 ≤ n → k ≤ n ^ k")
+    # a numeric binder of another type than the text shows
+    rat = ForallE(Name.of("x"), NAT, app("LE.le", const("Rat"), const("Rat.instLE"),
+                                         app("Nat.cast", const("Rat"), const("Rat.instNatCast"), BVar(0)),
+                                         app("OfNat.ofNat", const("Rat"), Lit(2), app("Rat.instOfNat", Lit(2)))),
+                  "default")
+    assert translated(rat, {}, "∀ (x : Nat), ↑x ≤ 2") == []
+    assert any("numeric binders print as x : Rat" in p for p in translated(rat, {}, "∀ (x : Rat), x ≤ 2"))
+
+
+def test_what_the_translation_does_not_read_is_refused_never_boxed():
+    """A relation or an operation with an instance the allow-list does not know, Nat subtraction, a power with a
+    non-standard instance: a refusal mark, never a box that would match any opaque text."""
+    n = BVar(0)
+    odd_le = ForallE(Name.of("n"), NAT, le(app("E.inst"), n, n), "default")
+    assert any(p.startswith("its compiled type has `LE.le` on a type or with an instance")
+               for p in translated(odd_le, project(E__inst=("defn", NAT)), "∀ (n : Nat), n ≤ n"))
+    sub = ForallE(Name.of("n"), NAT, app("Eq", NAT, nat_op("HSub.hSub", "instSubNat", n, n), num(0)), "default")
+    assert any("`HSub.hSub` on a type" in p for p in translated(sub, {}, "∀ (n : Nat), n * 1 = 0"))
+    odd_pow = ForallE(Name.of("n"), NAT, le(const("instLENat"), n, app("HPow.hPow", NAT, NAT, NAT,
+                                                                       app("E.pow"), n, num(2))), "default")
+    assert any("a power of a type or with an instance" in p
+               for p in translated(odd_pow, project(E__pow=("defn", NAT)), "∀ (n : Nat), n ≤ n ^ 2"))

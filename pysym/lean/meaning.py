@@ -29,6 +29,10 @@ So every statement is also checked on its type as Lean compiled it (the
 * no ``proj`` node (a raw structure projection reaches into any structure);
 * the text reads as the term (:mod:`pysym.lean.reading`): casts, names,
   arguments the text hides, field notation, the binder chain;
+* the parser's reading of the text equals the compiled type's own reading
+  (:mod:`pysym.lean.translate`: relations, arithmetic, numerals, casts and
+  the functions with a meaning, translated from the kernel term by an
+  allow-list), opaque pieces compared as boxes;
 * a function the parser gives a meaning (:data:`pysym.lean.parse.FUNCTIONS`:
   ``MoeTheory.choose`` is ``binomial``) is pinned: the project proves the
   equations that determine it (:data:`PINS`, checked by :func:`pin_problems`
@@ -48,7 +52,9 @@ parser reports: a premise that rests on it is never "verified" or "holds".
 >>> evil = App(App(Const(Name.of("LE.mk"), ()), nat), Const(Name.of("Nat.lt"), ()))
 >>> type_problems(le(evil, five, five), {}, "5 ≤ 5")  # doctest: +NORMALIZE_WHITESPACE
 ['it uses `LE.mk` and `Nat.lt`, which are not among the core constants whose meaning the symbolic layer knows
-  (pysym.lean.meaning.STANDARD): the printed statement may not mean what it says']
+  (pysym.lean.meaning.STANDARD): the printed statement may not mean what it says',
+ 'its compiled type has `LE.le` on a type or with an instance the translation does not know
+  (pysym.lean.translate reads only the core numeric types with their standard instances)']
 """
 
 from __future__ import annotations
@@ -274,6 +280,9 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
     from pysym.lean.reading import reading_problems
 
     problems.extend(reading_problems(type_expr, constants, text, seen, project.variants))
+    from pysym.lean.translate import translation_problems
+
+    problems.extend(translation_problems(type_expr, constants, text))
     return sorted(set(problems))
 
 

@@ -60,6 +60,7 @@ class Statement:
     hypotheses: list = field(default_factory=list)  # SymPy relations or opaque applications
     conclusion: object = None
     symbols: dict[str, sp.Symbol] = field(default_factory=dict)
+    nonempty: set = field(default_factory=set)  # indices of the hypotheses that a binder's type be inhabited
 
 
 def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tuple[str, ...] = ()) -> Statement:
@@ -91,6 +92,7 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
                     raise LeanParseError(f"the bounded binder `{name} {ty}` is not read (write the bound as a "
                                          "hypothesis)")
                 if not inhabited(ty or "?", set(st.binders)):
+                    st.nonempty.add(len(st.hypotheses))
                     st.hypotheses.append(("nonempty", ty or "?"))  # what the binder needs: a hypothesis
                 if name != "_inst":
                     st.binders[name] = ty or "?"
