@@ -302,6 +302,9 @@ def test_names_the_check_cannot_tell_apart_are_refused():
     split_end = scan("namespace X.Y\nend\n  X.Y\ndef g := 1\n")
     assert [(p.line, p.col) for p in split_end.problems] == [(1, 0), (3, 2)]  # and X stays open
     assert not scan("namespace X\nend X\ndef g := 1\nsection\nend\ntheorem t : True := trivial\n").problems
+    # round 8: `section` with its name indented on the next line opens the named scopes in Lean, one in the scanner
+    split_section = scan("section\n  A.B\ntheorem t : True := trivial\nend A.B\n")
+    assert [(p.line, p.col) for p in split_section.problems][:1] == [(2, 2)], split_section.problems
 
 
 def test_every_namespace_and_section_is_closed_in_its_file():

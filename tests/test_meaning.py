@@ -834,3 +834,23 @@ def test_what_the_translation_does_not_read_is_refused_never_boxed():
                                                                        app("E.pow"), n, num(2))), "default")
     assert any("a power of a type or with an instance" in p
                for p in translated(odd_pow, project(E__pow=("defn", NAT)), "∀ (n : Nat), n ≤ n ^ 2"))
+
+
+def test_an_exists_binder_of_a_numeric_type_the_text_does_not_show_is_refused():
+    # an eighth red-team round: `∃ x : Rat, x + 1 = 0` prints `∃ x, x + 1 = 0`, which read alone binds a natural
+    # number (false); every constant in it is standard
+    from pysym.lean.terms import Lam
+
+    rat = const("Rat")
+
+    def exists(ty, inst_add, one, zero):
+        add = app("HAdd.hAdd", ty, ty, ty, app("instHAdd", ty, inst_add), BVar(0), one)
+        return app("Exists", ty, Lam(Name.of("x"), ty, app("Eq", ty, add, zero), "default"))
+
+    def rat_num(n):
+        return app("OfNat.ofNat", rat, Lit(n), app("Rat.instOfNat", Lit(n)))
+
+    found = type_problems(exists(rat, "Rat.instAdd", rat_num(1), rat_num(0)), {}, "∃ x, x + 1 = 0")
+    assert any("the bound `x` is of type Rat, which the text does not show" in p for p in found), found
+    found = type_problems(exists(NAT, "instAddNat", num(1), num(0)), {}, "∃ x, x + 1 = 0")
+    assert not any("the bound `x`" in p for p in found), found  # a natural number, as the text reads

@@ -349,6 +349,11 @@ class _Gate:
             return i
         if word == "section":
             named = i < len(toks) and toks[i].kind == "ident" and toks[i].line == tok.line
+            if not named and i < len(toks) and toks[i].kind == "ident" and toks[i].col > 0 \
+                    and _word(toks[i]) not in ALLOWED_COMMANDS:
+                # Lean reads an indented name on a later line as the section's name
+                self.problem(toks[i], "write the name of the `section` on its line, or start the next command at "
+                                      "the start of its line")
             scopes.extend(("section", tok, [c] if c else []) for c in (toks[i].parts if named else [None]))
             return i + 1 if named else i
         if word == "mutual":

@@ -385,7 +385,12 @@ def _variants(type_expr, constants) -> _Found:
                                   if j not in fixed and not _type_variable(ctx[j][2])})
                 if depends:
                     hides(f"the type of the bound `{shown_name}`", depends, b[0])
-                typed = "‹›" if typed_by_use(e.body, ctx) else t[2]  # across statements: what the body fixes
+                by_use = typed_by_use(e.body, ctx)
+                if not by_use and isinstance(e.binder_type, Const) and str(e.binder_type.name) in ("Int", "Rat"):
+                    # read alone, `∃ x, x + 1 = 0` binds a natural number (Lean's default for numerals)
+                    found.dependent.append(f"the bound `{shown_name}` is of type {e.binder_type.name}, which the text "
+                                           f"does not show: read alone, `{b[0]}` binds a natural number")
+                typed = "‹›" if by_use else t[2]  # across statements: what the body fixes
                 return f"(fun {shown_name}, {b[0]})", f"(fun {shown_name} : {t[1]}, {b[1]})", \
                     f"(fun {BOUND} : {typed}, {b[2]})"
             return (f"(∀ {shown_name} : {t[0]}, {b[0]})", f"(∀ {shown_name} : {t[1]}, {b[1]})",
