@@ -380,6 +380,15 @@ def _relative_tolerance(raw, r=None) -> float:
 
 
 TOLERANCE = FieldType("tolerance", _tolerance, "a number >= 0")
+
+
+def _boolean(raw, r=None) -> bool:
+    if not isinstance(raw, bool):
+        raise FieldError(f"expected true or false, got {type_name(raw)}")
+    return raw
+
+
+BOOLEAN = FieldType("boolean", _boolean, "true or false")
 RELATIVE_TOLERANCE = FieldType("relative tolerance", _relative_tolerance, "a number in [0, 1)")
 
 

@@ -396,14 +396,16 @@ def sign_of(expr, *, zero_seconds: float = 5.0) -> int | None:
     point 0).  An enclosure that keeps containing 0 is 0 only if SymPy proves
     the expression zero; otherwise the sign is unknown (never guessed from a
     rounded value).  An expression that is undefined, or uses a function the
-    interval arithmetic does not cover, has no proved sign.
+    interval arithmetic does not cover, has no proved sign.  Exact printed
+    numbers (a :class:`~pysym.audit.printed.Printed` point) enter as their own
+    enclosures, so SymPy never expands them (``(1/3)**(2383/10000)``).
 
     >>> sign_of(1 + sp.exp(-100) - 1), sign_of(sp.Integer(1) - (1 + sp.exp(-200))), sign_of(sp.log(4) - 2*sp.log(2))
     (1, -1, 0)
     """
     expr = sp.sympify(expr)
-    if expr.free_symbols:
-        return None
+    if any(not (isinstance(x, Printed) and x.exact) for x in expr.free_symbols):
+        return None  # a variable, or a printed number that stands for an interval: no one sign to prove
     if expr.is_zero is True:
         return 0
     for bits in SIGN_BITS:
@@ -420,10 +422,12 @@ def sign_of(expr, *, zero_seconds: float = 5.0) -> int | None:
     from pysym.audit.budget import CPUTimeout, cpu_limit
     from pysym.derive import prove
 
+    from pysym.audit.printed import exact_values
+
     try:
         with cpu_limit(zero_seconds):
-            if prove.prove_zero(expr).ok:
+            if prove.prove_zero(exact_values(expr)).ok:
                 return 0
-    except CPUTimeout:
+    except (CPUTimeout, ValueError, OverflowError):
         pass
     return None

@@ -20,7 +20,8 @@ The exponent is derived, in this order:
 2. in closed form: the minimizer (:func:`pysym.audit.scaling.stationary_minimum`,
    which proves it is a minimum) put into ``quantity``, then ``d log q / d log
    scale`` (its limit as ``scale`` grows when it is not constant, labelled
-   asymptotic);
+   asymptotic, and compared only for a claim marked ``asymptotic = true``:
+   over a bounded range the local exponent of ``n + n**2`` is about 1, not 2);
 3. numerically: the optimum at 9 values of ``scale`` across ``range`` and the
    local log-log slopes.  **Sampled slopes never give a verdict**: each
    optimum is found by a grid and Newton's method, which can miss a narrow
@@ -53,7 +54,7 @@ import sympy as sp
 
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import SEED, Context
-from pysym.audit.fields import (BOUNDS, EQUATION, EXPRESSION, LIMITS, POINT, REL, RELATIVE_TOLERANCE,
+from pysym.audit.fields import (BOOLEAN, BOUNDS, EQUATION, EXPRESSION, LIMITS, POINT, REL, RELATIVE_TOLERANCE,
                                 SUBSTITUTION, SYMBOL, SYMBOLS, TOLERANCE, VALUE)
 from pysym.audit.numbers import num, show, tolerance_phrase
 from pysym.audit.parameters import at_printed_values
@@ -143,12 +144,27 @@ def _with_rounding(o: Outcome, s: _Setup, derived) -> Outcome:
     return Outcome(o.verdict, o.summary, o.evidence, Rounding("exact", "the derived exponent", value, value))
 
 
+def _unasked_limit(s: _Setup, ev) -> Outcome | None:
+    """``inconclusive`` when the derived exponent is a limit as the scale grows (d log q / d log scale is not
+    constant) and the claim does not say it is about that limit: over a bounded range of the scale the local
+    exponent is another number (n + n**2 on [1e-9, 1e-3] grows like n, not n**2)."""
+    if "asymptotic" not in ev or s.claim.get("asymptotic", False):
+        return None
+    return Outcome("inconclusive", f"d log q / d log {s.scale} varies with {s.scale}, so the quantity has no one "
+                                   f"exponent over the range of {s.scale}; its limit as {s.scale} -> oo is "
+                                   f"{ev['derived']}, but the claim does not say it is about that limit (write "
+                                   "`asymptotic = true` for a claim about large scales)", ev)
+
+
 def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
     """Printed numbers: the exponent (and the coefficient) over every admissible value."""
     claim = s.claim
     with cpu_limit(20):
         derived = sp.simplify(derived)
     ev["derived"] = show(derived)
+    unasked = _unasked_limit(s, ev)
+    if unasked is not None:
+        return unasked
     ev["method"] = method + "; compared over every admissible value (interval branch and bound)"
     d_at, c_at = derived.subs(s.at), s.claimed.subs(s.at)
     if {x for x in (d_at.free_symbols | c_at.free_symbols) if not isinstance(x, Printed)}:
@@ -317,6 +333,9 @@ def _compare(s: _Setup, derived, q_star, method, ev) -> Outcome:
     with cpu_limit(20):
         derived = sp.simplify(derived)
     ev["derived"] = show(derived)
+    unasked = _unasked_limit(s, ev)
+    if unasked is not None:
+        return unasked
     if derived.is_number and not derived.is_Integer:
         ev["derived"] += f" = {num(derived, 6)}"
     ev["method"] = method
@@ -333,7 +352,12 @@ def _compare(s: _Setup, derived, q_star, method, ev) -> Outcome:
         if dnum.is_number and cnum.is_number:
             ev["derived_value"], ev["claimed_value"] = num(dnum), num(cnum)
             diff = abs(dnum - cnum)
-            if diff <= tol:
+            inside = _within(derived.subs(s.at) - claimed.subs(s.at), tol)  # decided exactly, not on 15 digits
+            if inside is None:
+                verdict, summary = "inconclusive", (f"derived exponent {ev['derived']}{asym}, claimed "
+                                                    f"{ev['claimed']}: the difference {num(diff, 3)} could not be "
+                                                    f"proved inside or outside {tolerance_phrase('absolute', tol)}")
+            elif inside >= 0:
                 verdict, summary = "holds", (f"derived exponent {ev['derived']}{asym} is within "
                                              f"{tolerance_phrase('absolute', tol)} of the claimed {ev['claimed']} "
                                              f"(difference {num(diff, 3)})")
@@ -417,7 +441,12 @@ def _check_coefficient(s, derived, q_star, verdict, summary, ev) -> Outcome:
         raise s.cf.error(claim, f"`at` must fix {missing} to compare the coefficient with `claimed_coefficient`")
     ev["coefficient"], ev["claimed_coefficient"] = num(got), num(want)
     rel = abs(got - want) / abs(want) if want != 0 else abs(got - want)
-    if rel > tol:
+    exact_got = g.subs(s.at)
+    inside = _within((exact_got - cc) / (sp.Abs(cc) if want != 0 else 1), tol)  # decided exactly
+    if inside is None:
+        return Outcome("inconclusive", f"{summary}; the coefficient {num(got)} could not be proved inside or "
+                                       f"outside {tolerance_phrase('relative', tol)} of the claimed {num(want)}", ev)
+    if inside < 0:
         return Outcome("fails", f"{summary.replace('derived exponent', 'exponent', 1)}; but the coefficient of "
                                 f"{show(s.quantity)} is {num(got)}, not {num(want)} (relative difference "
                                 f"{num(rel, 3)} > {tolerance_phrase('relative', tol)})", ev)
@@ -427,6 +456,16 @@ def _check_coefficient(s, derived, q_star, verdict, summary, ev) -> Outcome:
     return Outcome("holds", summary + f"; coefficient {num(got)}" + (
         " = claimed" if got == want else f", within {tolerance_phrase('relative', tol)} of the claimed {num(want)}"),
         ev)
+
+
+def _within(difference, tol) -> int | None:
+    """The sign of ``tol - |difference|``, proved (:func:`pysym.audit.interval.sign_of`), with the tolerance
+    read as the decimal it was written as; None when it cannot be proved."""
+    from pysym.audit.interval import sign_of
+    from pysym.audit.precision import _tol
+
+    t = _tol(tol)
+    return sign_of(sp.Rational(t.numerator, t.denominator) - sp.Abs(difference))
 
 
 def _numeric(s: _Setup, ev) -> Outcome:
@@ -529,6 +568,8 @@ KIND = register(Kind(
      Field("constraint", EQUATION, doc="an equation such as \"C = 6*N*D\""),
      Field("eliminate", SYMBOL, doc="the symbol the constraint eliminates"),
      Field("limit", LIMITS, doc="limits taken first, such as { n = \"oo\" }"),
+     Field("asymptotic", BOOLEAN, doc="the claim is about the limit as `scale` grows (needed where d log q / d log "
+                                      "scale varies with the scale; default false)"),
      Field("subs", SUBSTITUTION, doc="substitutions made first"),
      Field("at", POINT, doc="fixed values for the numeric check and the comparison"),
      Field("range", BOUNDS, doc="range of `scale` for the numeric check"),

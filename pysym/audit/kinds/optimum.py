@@ -41,12 +41,45 @@ __all__ = ["KIND", "evaluate"]
 PROOF_SECONDS = 2.0  # CPU time for each end's proof attempt (a failed attempt is not a verdict)
 
 
-def _proof(expr, order):
+def _proof(expr, order, strict: bool = False):
     try:
         with cpu_limit(PROOF_SECONDS):
-            return prove.prove_nonnegative(expr, order)
+            return (prove.prove_positive if strict else prove.prove_nonnegative)(sp.cancel(expr) if strict else expr,
+                                                                               order)
     except CPUTimeout:
         return None
+
+
+def _only_there(a, end: str, location: str, ev) -> str | None:
+    """Why the proved minimizing ``end`` is the only global minimizer as far as ``location`` goes (the law is
+    larger everywhere in ``location``), or None when that is not proved: a constant law is minimal at both ends
+    and inside, so an end being *a* minimizer does not make another location wrong."""
+    v, order = a.v, a.order()
+    bound = a.hi if end == "upper" else a.lo
+    if ev.get("monotone") == end:  # strictly monotone: the end is the only minimizer
+        return ev["strict"]
+    if location in ("upper", "lower"):
+        other = a.hi if location == "upper" else a.lo
+        p = _proof(a.law.subs(v, other) - a.law.subs(v, bound), order, strict=True)
+        return f"L at the {location} end exceeds L at the {end} end: {p.how}" if p is not None and p.ok else None
+    # inside: L(v) - L(end) = R + S with R / |v - end| > 0 and S >= 0 on the closed range (R: the terms rational in
+    # v, or all of them) proves L(v) > L(end) for every v inside
+    diff = a.law - a.law.subs(v, bound)
+    distance = (v - a.lo) if end == "lower" else (a.hi - v)
+    terms = sp.Add.make_args(sp.expand(diff))
+    rational = sp.Add(*[t for t in terms if t.is_rational_function(v)])
+    for strict_part in (diff, rational):
+        rest = sp.expand(diff - strict_part)
+        p = _proof(strict_part / distance, order, strict=True)
+        if p is None or not p.ok:
+            continue
+        q = _proof(rest, order) if rest != 0 else None
+        if rest == 0 or (q is not None and q.ok):
+            return (f"L({v}) - L({v} = {show(bound)}) is {show(strict_part)}"
+                    + (f" + {show(rest)}" if rest != 0 else "") + f", the first part divided by |{v} - {show(bound)}| "
+                    f"> 0 ({p.how})" + (f" and the rest >= 0 ({q.how})" if rest != 0 else "")
+                    + ": L is larger everywhere inside")
+    return None
 
 
 def _monotone_end(a, ev):
@@ -70,6 +103,9 @@ def _monotone_end(a, ev):
             if decide([(sign * d, ">=")], box, budget=500).status == "all":
                 ev["proof"] = (f"dL/d{a.v} {'>=' if sign == 1 else '<='} 0 on the whole box (interval arithmetic): "
                                f"L is monotone in {a.v}, so the {end} end is the minimizer")
+                if decide([(sign * d, ">")], box, budget=500).status == "all":
+                    ev["monotone"] = end
+                    ev["strict"] = f"dL/d{a.v} {'>' if sign == 1 else '<'} 0 on the whole box: the only minimizer"
                 return end
         except (IntervalError, ZeroDivisionError):
             return None
@@ -126,6 +162,21 @@ def _evaluate(job):
         ev["method"] = "proved (SymPy) and sampled"
         if proof_end == location:
             return Outcome("holds", f"the minimizer is at the {proof_end} end for every configuration (proved)", ev)
+        only = _only_there(a, proof_end, location, ev)
+        ev.pop("monotone", None), ev.pop("strict", None)
+        if only is None and location != "interior":  # a tie: the claimed end may be a global minimizer as well
+            bound = a.hi if location == "upper" else a.lo
+            p = _proof(a.law - a.law.subs(v, bound), order)
+            if p is not None and p.ok:
+                ev["proof_claimed_end"] = f"L({v}) - L({v} = {show(bound)}) >= 0 for every {v}: {p.how}"
+                return Outcome("holds", f"the {location} end is a global minimizer for every configuration (proved; "
+                                        f"so is the {proof_end} end: the minimum is attained at both)", ev)
+        if only is None:
+            return Outcome("inconclusive", f"the {proof_end} end ({show(a.hi if proof_end == 'upper' else a.lo)}) is "
+                                           "a global minimizer for every configuration (proved), but that the law is "
+                                           f"larger everywhere {'inside' if location == 'interior' else 'at the ' + location + ' end'}"
+                                           " is not proved: the minimum may also be attained there", ev)
+        ev["uniqueness"] = only
         return Outcome("fails", f"the minimizer is at the {proof_end} end "
                                 f"({show(a.hi if proof_end == 'upper' else a.lo)}) for every configuration (proved), "
                                 f"not {location}", ev)

@@ -92,8 +92,27 @@ def solve_constraint(cf, claim, exprs: list):
 
 
 def _point(at: dict) -> dict:
-    # numbers become 50-digit floats: exact powers like 3e10**(2383/10000) would explode
+    # numbers become 50-digit floats: exact powers like 3e10**(2383/10000) would explode (only numbers that 50
+    # digits represent exactly: the others are pinned, see evaluate)
     return {s: sp.Float(v, numeric.DIGITS) if v.is_number and not s.is_integer else v for s, v in at.items()}
+
+
+def _shown(e, digits: int):
+    """``e`` to ``digits`` digits, its exact printed points evaluated by mpmath (not substituted into SymPy,
+    which would expand their powers, nor rounded first, which loses a difference of 10**-60)."""
+    atoms = e.atoms(Printed) if isinstance(e, sp.Basic) else set()
+    return sp.N(e, digits, subs={p: p.mid for p in atoms}) if atoms else sp.N(e, digits)
+
+
+def _floated(e):
+    """``e`` with its exact printed points as 50-digit numbers: for what is shown and searched numerically,
+    never for a decision."""
+    if isinstance(e, dict):
+        return {k: _floated(v) for k, v in e.items()}
+    if not isinstance(e, sp.Basic):
+        return e
+    atoms = e.atoms(Printed)
+    return e.xreplace({p: sp.Float(p.mid, numeric.DIGITS) for p in atoms}) if atoms else e
 
 
 def evaluate(job):
@@ -103,7 +122,25 @@ def evaluate(job):
                                                           claim.get("minimize")])
     if has_printed([quantity, claimed, law, at]):
         return _printed(cf, claim, quantity, claimed, law, at)
+    rounded = {s: v for s, v in at.items() if _rounded(v, s)}
+    if rounded:  # 50-digit numbers would round them: pinned as exact points of the interval path instead
+        irrational = [s for s, v in rounded.items() if not v.is_Rational]
+        if irrational:
+            return Outcome("inconclusive", "`at` gives " + ", ".join(f"{s} = {sp.sstr(at[s])}" for s in irrational)
+                           + ", an irrational value: the value claims compute with rational points only", {})
+        pinned = {s: Printed(sp.sstr(v), v, v, v) if s in rounded else v for s, v in at.items()}
+        return _exact(cf, claim, quantity, claimed, law, pinned)
     return _exact(cf, claim, quantity, claimed, law, _point(at))
+
+
+def _rounded(v, s) -> bool:
+    """Whether the exact number ``v`` given to the symbol ``s`` is not a 50-digit binary number (1/3, 0.031,
+    1/3 + 10**-60): computing with its rounding could decide a claim that the exact value does not."""
+    if not (isinstance(v, sp.Basic) and v.is_number) or s.is_integer:
+        return False
+    if not v.is_Rational:
+        return True
+    return sp.Rational(sp.Float(v, numeric.DIGITS)) != v
 
 
 # --------------------------------------------------------------------------- exact numbers
@@ -123,7 +160,7 @@ def _exact_number(cf, claim, quantity, law, at, ev, claimed=None):
     if extra:
         raise cf.error(claim, f"`at` must fix {sorted(map(str, extra))} to evaluate the value")
     exact = quantity.subs(point)
-    derived = sp.N(exact, 30)
+    derived = _shown(exact, 30)
     if not (derived.is_real and derived.is_finite):
         return Outcome("inconclusive", f"the quantity is not a finite real number there (derived {num(derived)})", ev)
     return exact
@@ -164,8 +201,8 @@ def _exact_compare(cf, claim, quantity, claimed, law, at):
     exact = _exact_number(cf, claim, quantity, law, at, ev, claimed)
     if isinstance(exact, Outcome):
         return exact
-    derived = sp.N(exact, 30)  # for the text only: every comparison below is decided exactly (sign_of)
-    target = sp.N(claimed, 30)
+    derived = _shown(exact, 30)  # for the text only: every comparison below is decided exactly (sign_of)
+    target = _shown(claimed, 30)
     if not (target.is_real and target.is_finite):
         return Outcome("inconclusive", f"the claimed value is not a finite real number (claimed {num(target)})", ev)
     ev.update(derived=num(derived, 10), claimed=num(target, 10))
@@ -184,7 +221,7 @@ def _exact_compare(cf, claim, quantity, claimed, law, at):
         return Outcome("holds" if ok else "fails", f"{shown}: derived {rel} claimed is {'true' if ok else 'false'}"
                        + (" (they differ by less than the printed digits show)" if gap and derived == target else ""),
                        ev, rounding)
-    diff = abs(sp.N(exact - claimed, 15))  # the difference itself at 15 digits (not of two rounded values)
+    diff = abs(_shown(exact - claimed, 15))  # the difference itself at 15 digits (not of two rounded values)
     tol_rel = claim.get("tolerance", 1e-9)
     tol_abs = claim.get("abs_tolerance", 0.0)
     rel_err = diff / abs(target) if target != 0 else None
@@ -221,14 +258,14 @@ def _minimize(cf, claim, law, at, ev):
     box_num = {}
     for s, (lo, hi) in box.items():
         try:
-            box_num[s] = (float(sp.N(lo.subs(at))), float(sp.N(hi.subs(at))))
+            box_num[s] = (float(sp.N(_floated(lo.subs(at)))), float(sp.N(_floated(hi.subs(at)))))
         except TypeError:
             raise cf.error(claim, f"`over`: the range of {s} must be numbers once `at` is applied") from None
         if not 0 < box_num[s][0] <= box_num[s][1]:
             raise cf.error(claim, f"`over`: the range of {s} must be positive and in order (the minimizer works "
                                   f"in log coordinates); got [{num(box_num[s][0])}, {num(box_num[s][1])}]")
     try:
-        m = minimize(law, box_num, at)
+        m = minimize(law, box_num, _floated(at))
     except ValueError as exc:
         return Outcome("inconclusive", f"could not minimize: {exc}", {})
     ev["minimizer"] = {str(s): num(v) for s, v in m.point.items()}
