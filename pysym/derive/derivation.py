@@ -166,11 +166,32 @@ class Derivation:
             self.scope(check=False)
         except ScopeError as exc:
             problems.append(str(exc))
+        else:
+            problems += self._unreachable()
         ids = [s.id for s in self.restrictions() + self.steps]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
             problems.append(f"step ids used twice: {', '.join(dup)}")
         return problems
+
+    def _unreachable(self) -> list[str]:
+        """A range that depends on earlier symbols must be nonempty for every value of them (proved from their
+        ranges and the restrictions on them): `k` in [2, T] with `T` in [1/2, oo) would quietly cut `T` to
+        [2, oo), and a step would prove `2 <= T`, false at `T = 1` in `T`'s declared range."""
+        scope = self.scope(check=False)
+        rels = [r.relation for r in self.restrictions()]
+        out = []
+        for i, (v, s, lo, hi) in enumerate(scope.vars):
+            if not (finite(lo) and finite(hi)) or not (sp.sympify(lo).free_symbols | sp.sympify(hi).free_symbols):
+                continue
+            before = scope.vars[:i]
+            known = {x for _, x, _, _ in before}
+            earlier = Scope(before, {}, [r for r in rels if r.free_symbols <= known], scope.names)
+            if not (earlier.prove_nonnegative(hi - lo).ok or _nonnegative_on_box(hi - lo, before)):
+                out.append(f"the range of {v.name}, [{sp.sstr(lo)}, {sp.sstr(hi)}], is not proved nonempty for every "
+                           "value of the symbols it depends on (their ranges would be cut short without saying so; "
+                           "declare them so that the range is never empty)")
+        return out
 
     # ---- scopes
 
@@ -429,3 +450,25 @@ def _circular(claim, scope: Scope) -> str | None:
         if gap.is_number and (gap > 0 if strict and not r[2] else gap >= 0):
             return f"the restriction {sp.sstr(rel)} already encodes it"
     return None
+
+
+def _nonnegative_on_box(expr, rows) -> bool:
+    """Whether ``expr >= 0`` on the box of the numeric ranges ``rows`` (``[(Var, symbol, low, high)]``), proved by
+    outward-rounded interval branch and bound (:func:`pysym.audit.boxes.decide`); False when a symbol of ``expr``
+    has no finite numeric range there, or the boxes cannot decide."""
+    from pysym.audit.boxes import Var as BoxVar, decide, fraction
+    from pysym.audit.interval import IntervalError
+
+    ranges = {s: (v, lo, hi) for v, s, lo, hi in rows}
+    box = []
+    for x in sorted(sp.sympify(expr).free_symbols, key=str):
+        if x not in ranges:
+            return False
+        v, lo, hi = ranges[x]
+        if not (finite(lo) and finite(hi) and sp.sympify(lo).is_number and sp.sympify(hi).is_number):
+            return False
+        box.append(BoxVar(x, fraction(lo), fraction(hi), bool(v.integer)))
+    try:
+        return decide([(expr, ">=")], box, budget=2000).status == "all"
+    except (IntervalError, ZeroDivisionError, ValueError, TypeError):
+        return False

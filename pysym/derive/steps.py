@@ -170,8 +170,24 @@ def undefined_somewhere(expr, scope) -> str | None:
         return scope.prove_positive(q).ok or scope.prove_positive(-q).ok
 
     for sub in sp.preorder_traversal(sp.sympify(expr)):
-        if sub.is_Atom or sub.is_Add or sub.is_Mul or isinstance(sub, (sp.Derivative, sp.Subs, sp.Tuple)):
-            continue  # (a derivative or substitution: what it is taken of is looked at in turn)
+        if isinstance(sub, sp.Derivative):  # it exists only where what it is taken of is smooth (not |x| at 0)
+            rough = scope.smooth(sub.expr)
+            if rough:
+                return f"the derivative `{sp.sstr(sub)}` may not exist: {rough[0]}"
+            continue  # (what it is taken of is looked at in turn)
+        if isinstance(sub, sp.Subs):  # taken at a point of the domain, where the rest is looked at
+            for var, point in zip(sub.variables, sub.point):
+                try:
+                    lo, hi = scope.range(var)
+                except KeyError:
+                    continue  # a variable of its own: what it is substituted into is looked at in turn
+                if not ((not finite(lo) or scope.prove_nonnegative(point - lo).ok)
+                        and (not finite(hi) or scope.prove_nonnegative(hi - point).ok)):
+                    return (f"`{sp.sstr(sub)}` is taken at {sp.sstr(var)} = {sp.sstr(point)}, not proved inside "
+                            f"the range [{sp.sstr(lo)}, {sp.sstr(hi)}] of {sp.sstr(var)}")
+            continue
+        if sub.is_Atom or sub.is_Add or sub.is_Mul or isinstance(sub, sp.Tuple):
+            continue
         if sub.is_Pow:
             base, e = sub.args
             if e.is_nonnegative is not True and not base.is_number and not nonzero(base):
@@ -229,7 +245,10 @@ class Stationary(Step):
             return StepResult(self, False, "sympy", f"{sp.sstr(self.var)} is not a symbol of the derivation")
         if self.point.has(self.var):
             return StepResult(self, False, "sympy", f"the point depends on {sp.sstr(self.var)} itself")
-        rough = scope.smooth(self.expr)  # a kink (Piecewise, Abs, Max) has a derivative SymPy reads branch by branch
+        # a kink (Piecewise, Abs, Max) has a derivative SymPy reads branch by branch; smooth where the point is
+        # claimed to lie: on `over` when it is given (it may reach beyond the declared range)
+        rough_scope = scope if self.over is None else d.scope({**(self.where or {}), self.var.name: self.over}, check=False)
+        rough = rough_scope.smooth(self.expr)
         if rough:
             return StepResult(self, False, "sympy", f"{sp.sstr(self.expr)} is not known to be smooth: {rough[0]}")
         first = scope.prove_zero(sp.diff(self.expr, self.var).subs(self.var, self.point))
@@ -473,7 +492,10 @@ class Limit(Step):
         params = (self.expr.free_symbols | self.value.free_symbols) - {self.var}
         if not params:
             return None
-        points = scope.domain().restricted(params).sample(self.SAMPLES)
+        # the sampler's first tries are corners of the ranges: interior points too (a wrong symbolic limit may be
+        # wrong only inside, `x**(a*(4 - a)) - x**2` for a in (0.59, 3.41))
+        drawn = scope.domain().restricted(params).sample(self.SAMPLES + 8)
+        points = drawn[:self.SAMPLES] + drawn[8:]
         if not points:
             return "no sample of the parameters to take the limit at"
         for point in points:

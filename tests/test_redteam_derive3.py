@@ -1,0 +1,82 @@
+"""Red team, third round on the derivation verifier: four false or unproved steps that verified as `sympy`.
+
+A range that depends on another symbol cut that symbol's declared range short without saying so; the
+cross-check of SymPy's symbolic limit sampled only the corners of the parameters' ranges; an identity took the
+derivative of |x| at 0; a stationary point claimed on `over` was checked for smoothness on the declared range
+only.  Each test plants one and asserts it is rejected, next to a true neighbour that must still verify.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from pysym.derive import Bound, Combine, Derivation, Identity, Limit, Sign, Stationary, Var
+
+
+def _detail(report) -> str:
+    return " | ".join(f"{s.step.id}: {s.detail}" for s in report.steps)
+
+
+def test_a_range_that_depends_on_another_symbol_must_not_be_empty_for_any_of_its_values():
+    # k in [2, T] with T in [1/2, oo): for T < 2 no k exists, and `2 <= T` (false at T = 1) verified
+    def derivation(t_low):
+        T = Var("T", t_low, None, "experts")
+        k = Var("k", 2, "T", "active experts")
+        return Derivation("c2", "T >= 2", vars=[T, k], steps=[
+            Bound("p", k.symbol, T.symbol, by=Sign()),
+            Bound("q", 2, k.symbol, by=Sign()),
+            Bound("c", 2, T.symbol, by=Combine({"p": 1, "q": 1}))], conclusion="c").verify()
+
+    bad = derivation(sp.Rational(1, 2))
+    assert not bad.ok and "the range of k, [2, T], is not proved nonempty" in _detail(bad), _detail(bad)
+    assert derivation(2).ok  # T declared from 2 on: the same steps are a true statement about the declared ranges
+    # a nonempty range proved by interval arithmetic where the sign prover cannot (the minimax risk's range)
+    beta, n = Var("beta", sp.Rational(1, 10), 10), Var("n", 10, 10**15)
+    c = Var("c", sp.Rational(1, 10**6), 1)
+    r = Var("r", "c*n**(-2*beta/(2*beta + 1))", 1)
+    ok = Derivation("nonempty", "t", vars=[beta, n, c, r],
+                    steps=[Bound("b", 0, 1, by=Sign())], conclusion="b").verify()
+    assert ok.ok, _detail(ok)
+
+
+def test_a_symbolic_limit_is_cross_checked_inside_the_parameter_range_not_only_at_its_corners():
+    # x**(a(4-a)) - x**2 -> -oo only where a(4-a) < 2; SymPy says -oo for every a, wrong for a in (0.59, 3.41)
+    a = Var("a", sp.Rational(1, 2), sp.Rational(7, 2))
+    x = sp.Symbol("x", positive=True)
+    r = Derivation("lim", "t", vars=[a], steps=[Limit("lim", x**(a.symbol*(4 - a.symbol)) - x**2, x, sp.oo, -sp.oo)],
+                   conclusion="lim").verify()
+    assert not r.ok and "the limit is oo, not -oo" in _detail(r), _detail(r)
+    b = Var("b", sp.Rational(1, 2), 1)  # b**2 < 2 throughout: the limit is -oo
+    ok = Derivation("lim", "t", vars=[b], steps=[Limit("lim", x**(b.symbol**2) - x**2, x, sp.oo, -sp.oo)],
+                    conclusion="lim").verify()
+    assert ok.ok, _detail(ok)
+
+
+def test_an_identity_with_a_derivative_needs_what_it_differentiates_smooth():
+    # d|x|/dx at 0 does not exist; SymPy reads it as sign(0) = 0
+    x = Var("x", -1, 1, integer=True)
+    X = x.symbol
+    r = Derivation("abs", "t", vars=[x], steps=[
+        Identity("d0", sp.Subs(sp.Derivative(sp.Abs(X), X), X, 0), 0)], conclusion="d0").verify()
+    assert not r.ok and "may not exist" in _detail(r), _detail(r)
+    y = Var("y", 1, 2)  # a substitution outside the range is refused, one inside verifies
+    Y = y.symbol
+    out = Derivation("s", "t", vars=[y], steps=[Identity("s", sp.Subs(sp.Derivative(Y**3, Y), Y, 5), 75)],
+                     conclusion="s").verify()
+    assert not out.ok and "not proved inside the range" in _detail(out), _detail(out)
+    inside = Derivation("s", "t", vars=[y], steps=[Identity("s", sp.Subs(sp.Derivative(Y**3, Y), Y, 2), 12)],
+                        conclusion="s").verify()
+    assert inside.ok, _detail(inside)
+
+
+def test_a_stationary_point_on_over_needs_smoothness_on_over():
+    # (x-3)^2 + (3-x)^(5/2) is not real right of 3: x = 3 is no minimum on (0, oo), though smooth on [1, 2]
+    x = Var("x", 1, 2)
+    X = x.symbol
+    r = Derivation("m", "t", vars=[x], steps=[
+        Stationary("m", (X - 3)**2 + (3 - X)**sp.Rational(5, 2), X, 3, kind="min", over=(0, sp.oo))],
+        conclusion="m").verify()
+    assert not r.ok and "not known to be smooth" in _detail(r), _detail(r)
+    ok = Derivation("m", "t", vars=[x], steps=[Stationary("m", (X - 3)**2 + X, X, sp.Rational(5, 2), kind="min",
+                                                          over=(0, sp.oo))], conclusion="m").verify()
+    assert ok.ok, _detail(ok)
