@@ -120,7 +120,7 @@ def test_the_coefficient_of_the_loss_is_not_compared_with_that_of_d_star(tmp_pat
 def test_a_coefficient_that_cannot_be_derived_is_never_holds(tmp_path):
     # q = n**2 + n scales like n**2 only asymptotically: no coefficient G with q = G n**2 exists
     v = one(write(tmp_path, claim("asym", "exponent", law='"n"', scale='"n"', quantity='"n**2 + n"', claimed="2",
-                                  claimed_coefficient="1")))
+                                  claimed_coefficient="1", asymptotic="true")))
     assert v.verdict == "inconclusive" and "cannot be checked" in v.summary
 
 
