@@ -851,6 +851,17 @@ def test_an_exists_binder_of_a_numeric_type_the_text_does_not_show_is_refused():
         return app("OfNat.ofNat", rat, Lit(n), app("Rat.instOfNat", Lit(n)))
 
     found = type_problems(exists(rat, "Rat.instAdd", rat_num(1), rat_num(0)), {}, "∃ x, x + 1 = 0")
-    assert any("the bound `x` is of type Rat, which the text does not show" in p for p in found), found
+    assert any("the type of the bound `x` involves Rat, which the text does not show" in p for p in found), found
     found = type_problems(exists(NAT, "instAddNat", num(1), num(0)), {}, "∃ x, x + 1 = 0")
     assert not any("the bound `x`" in p for p in found), found  # a natural number, as the text reads
+    # round 9: `∃ f : Bool → Rat, f true < 0` prints `∃ f, f true < 0`; read alone f returns a natural number
+    fn = ForallE(Name.of("b"), const("Bool"), rat, "default")
+    lt = app("LT.lt", rat, const("Rat.instLT"), App(BVar(0), const("Bool.true")), rat_num(0))
+    found = type_problems(app("Exists", fn, Lam(Name.of("f"), fn, lt, "default")), {}, "∃ f, f true < 0")
+    assert any("the type of the bound `f` involves Rat" in p for p in found), found
+
+
+def test_a_binder_named_inst_is_a_binder_unless_it_is_an_anonymous_instance():
+    # round 9: `(_inst : Nat → Nat)` was dropped from the binders, so `_inst 0` read as a function of the library
+    assert "_inst" in parse_statement("∀ (m : Nat) (_inst : Nat → Nat), _inst 0 = m").binders
+    assert "_inst" not in parse_statement("∀ (m : Nat) [DecidableEq Nat], m = m").binders

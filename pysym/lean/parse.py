@@ -94,7 +94,7 @@ def parse_statement(text: str, types: dict[str, str] | None = None, opaque: tupl
                 if not inhabited(ty or "?", set(st.binders)):
                     st.nonempty.add(len(st.hypotheses))
                     st.hypotheses.append(("nonempty", ty or "?"))  # what the binder needs: a hypothesis
-                if name != "_inst":
+                if not (kind == "[" and name == "_inst"):  # an anonymous instance binder names nothing
                     st.binders[name] = ty or "?"
             node = node[2]
         elif node[0] == "bin" and node[1] == "→":

@@ -386,10 +386,14 @@ def _variants(type_expr, constants) -> _Found:
                 if depends:
                     hides(f"the type of the bound `{shown_name}`", depends, b[0])
                 by_use = typed_by_use(e.body, ctx)
-                if not by_use and isinstance(e.binder_type, Const) and str(e.binder_type.name) in ("Int", "Rat"):
-                    # read alone, `∃ x, x + 1 = 0` binds a natural number (Lean's default for numerals)
-                    found.dependent.append(f"the bound `{shown_name}` is of type {e.binder_type.name}, which the text "
-                                           f"does not show: read alone, `{b[0]}` binds a natural number")
+                numeric = sorted({str(x.name) for x in _nodes(e.binder_type)
+                                  if isinstance(x, Const) and str(x.name) in ("Int", "Rat")})
+                if not by_use and numeric:
+                    # read alone, `∃ x, x + 1 = 0` binds a natural number (Lean's default for numerals), and
+                    # `∃ f, f true < 0` a function to the naturals
+                    found.dependent.append(f"the type of the bound `{shown_name}` involves {' and '.join(numeric)}, "
+                                           f"which the text does not show: read alone, `{b[0]}` would be about "
+                                           "natural numbers")
                 typed = "‹›" if by_use else t[2]  # across statements: what the body fixes
                 return f"(fun {shown_name}, {b[0]})", f"(fun {shown_name} : {t[1]}, {b[1]})", \
                     f"(fun {BOUND} : {typed}, {b[2]})"
