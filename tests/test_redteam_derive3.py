@@ -80,3 +80,29 @@ def test_a_stationary_point_on_over_needs_smoothness_on_over():
     ok = Derivation("m", "t", vars=[x], steps=[Stationary("m", (X - 3)**2 + X, X, sp.Rational(5, 2), kind="min",
                                                           over=(0, sp.oo))], conclusion="m").verify()
     assert ok.ok, _detail(ok)
+
+
+def test_a_binder_applied_as_a_function_carries_what_its_type_depends_on():
+    # round 9 (Lean): `∀ (m : Nat) (f : Nat → Box m), (f 0).v = m` read `f 0` as one function `f` whatever m is
+    # bound to: naming `(f 0).v` V at m := 3 and at m := 4 concluded V = 3 and 4 = V, hence V + 1 <= V
+    from pysym.derive import Assumption, Premise
+
+    statements = {"RtLean2.box_app": "∀ (m : Nat) (f : Nat → RtLean2.Box m), (f 0).v = m",
+                  "RtLean2.box_app_symm": "∀ (m : Nat) (f : Nat → RtLean2.Box m), m = (f 0).v"}
+    V = Var("V", -100, 100)
+    hyp = {"Nonempty (Nat → RtLean2.Box m)": "A"}
+
+    def premise(pid, lean, rel, m):
+        return Premise(pid, lean, rel, bind={"m": m}, terms={"v(f(0))": V.symbol}, hypotheses=hyp)
+
+    def run(m3, m4):
+        return Derivation("h2", "t", vars=[V], steps=[
+            premise("q3", "RtLean2.box_app", sp.Eq(V.symbol, m3), m3),
+            premise("q4", "RtLean2.box_app_symm", sp.Eq(m4, V.symbol), m4),
+            Bound("bad", V.symbol + 1, V.symbol, by=Combine({"q3": 1, "q4": 1}))], conclusion="bad",
+            assumptions=[Assumption("A", "Box m is inhabited")]).verify(statements)
+
+    r = run(3, 4)
+    assert not r.ok and "already names another term" in _detail(r), _detail(r)
+    same = run(3, 3)  # one binding: one term, and the two premises agree (the bound step is then false)
+    assert same.result("q3").ok and same.result("q4").ok, _detail(same)

@@ -90,12 +90,17 @@ def _normalize(rel):
 
 
 def same_relation(a, b, scope) -> bool:
-    """``a`` and ``b`` are the same relation (``<=``, ``<`` or ``=``), side by
-    side, up to proved SymPy equality."""
+    """``a`` and ``b`` are the same relation (``<=``, ``<`` or ``=``), up to proved SymPy equality: side by
+    side, or with the same difference ``rhs - lhs`` (``0 <= b - a`` is ``a <= b``; an equation either way round)."""
     a, b = _normalize(a), _normalize(b)
     if a is None or b is None or type(a) is not type(b):
         return False
-    return scope.prove_zero(a.lhs - b.lhs).ok and scope.prove_zero(a.rhs - b.rhs).ok
+    if scope.prove_zero(a.lhs - b.lhs).ok and scope.prove_zero(a.rhs - b.rhs).ok:
+        return True
+    gap = (a.rhs - a.lhs) - (b.rhs - b.lhs)
+    if scope.prove_zero(gap).ok:
+        return True
+    return isinstance(a, sp.Equality) and scope.prove_zero((a.rhs - a.lhs) + (b.rhs - b.lhs)).ok
 
 
 @dataclass
@@ -247,6 +252,12 @@ def _type_binding(term, st, subs) -> tuple:
     name), and the values bound to the binders that those types mention, transitively (what fixes them: `T`
     and `k` for `M : (X → Mask T k) → Prop`)."""
     names = {str(s) for s in term.free_symbols} & set(st.binders)
+    # a binder applied as a function (`f 0`, read as the function `f`) or mentioned in a piece read as text
+    # (`⟪∀ i, i ∈ I → ...⟫`) is no free symbol, and is as much part of the term
+    for f in term.atoms(_OPAQUE):
+        name = f.func.__name__
+        words = re.findall(rf"[{ID_FIRST}][{ID_REST}]*", name) if name.startswith("⟪") else [name.split(".")[0]]
+        names |= set(words) & set(st.binders)
     types = tuple(sorted((name, "type", st.binders[name]) for name in names))
     seen, todo = set(), list(names)
     while todo:
