@@ -245,3 +245,100 @@ def test_an_exponent_that_is_a_limit_needs_a_claim_about_the_limit(tmp_path):
     assert "asymptotic = true" in v["square"].summary
     v = _verdicts(tmp_path, body.replace("{extra}", "asymptotic = true"))  # a claim about large n: the limit
     assert {k: o.verdict for k, o in v.items()} == {"square": "holds", "linear": "fails"}, v
+
+
+# --------------------------------------------------------------------------- a second round: the other kinds
+
+HEAD2 = '''
+    [paper]
+    id = "red3b"
+    title = "other kinds"
+
+    [symbols]
+    T = { description = "experts", range = [2, 50], integer = true }
+    j = { description = "active", range = [1, "T"], integer = true }
+    N = { description = "params", range = [1, 1e13] }
+    n = { description = "n", range = [1, 20], integer = true }
+    x = { description = "x", range = [1, 10] }
+    y = { description = "y", range = [0.01, 0.3] }
+    k = { description = "k", range = [1, 100] }
+    w = { description = "w", range = [0.1, 10] }
+    '''
+
+
+def _claim(cid, kind, **fields):
+    lines = ["[[claim]]", f'id = "{cid}"', f'kind = "{kind}"', 'quote = "q"', 'where = "w"', 'expected = "holds"']
+    return "\n".join(lines + [f"{k} = {v}" for k, v in fields.items()]) + "\n\n"
+
+
+def _one(tmp_path, body, statements=None):
+    from pysym.audit.schema import AuditInputError
+
+    path = tmp_path / "red3b.toml"
+    path.write_text(textwrap.dedent(HEAD2) + body, encoding="utf-8")
+    cf = load_claims_file(path)
+    assert not cf.errors, cf.errors
+    (claim,) = cf.claims
+    try:
+        return evaluate(cf, claim, statements)
+    except AuditInputError as exc:
+        return exc
+
+
+STATEMENTS = {"MoeTheory.choose_le_pow": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k",
+              "MoeTheory.succ_mul_choose_eq":
+                  "∀ (n k : Nat), (n + 1) * MoeTheory.choose n k = MoeTheory.choose (n + 1) (k + 1) * (k + 1)"}
+
+
+def test_a_premise_written_another_way_is_the_theorem_and_a_mismatch_fails_only_when_false(tmp_path):
+    bind = '{ n = "T", k = "j" }'
+    swapped = _one(tmp_path, _claim("p", "premise", theorem='"MoeTheory.succ_mul_choose_eq"', bind=bind,
+                                    statement='"binomial(T + 1, j + 1)*(j + 1) == (T + 1)*binomial(T, j)"'), STATEMENTS)
+    moved = _one(tmp_path, _claim("p", "premise", theorem='"MoeTheory.choose_le_pow"', bind=bind,
+                                  statement='"0 <= T**j - binomial(T, j)"'), STATEMENTS)
+    assert swapped.verdict == "holds" and moved.verdict == "holds", (swapped, moved)
+    weaker = _one(tmp_path, _claim("p", "premise", theorem='"MoeTheory.choose_le_pow"', bind=bind,
+                                   statement='"binomial(T, j) <= T**j + 1"'), STATEMENTS)
+    assert weaker.verdict == "inconclusive", weaker  # true, but not what the theorem states: used to be `fails`
+    false = _one(tmp_path, _claim("p", "premise", theorem='"MoeTheory.choose_le_pow"', bind=bind,
+                                  statement='"binomial(T, j) <= j**T"'), STATEMENTS)
+    assert false.verdict == "fails" and "the statement itself is false" in false.summary, false
+
+
+def test_a_constraint_solved_on_a_branch_outside_the_range_is_not_a_verdict(tmp_path):
+    # y = x exp(-x) at y = 1/4: SymPy's -LambertW(-y) is 0.357, outside x in [1, 10] (the root there is 2.153)
+    v = _one(tmp_path, _claim("c", "value", quantity='"x"', claimed="1", rel='"<"', constraint='"y = x*exp(-x)"',
+                              eliminate='"x"', at='{ y = 0.25 }'))
+    assert v.verdict == "inconclusive" and "not proved inside x's range" in v.summary, v
+
+
+def test_values_outside_a_symbols_range_are_input_errors_where_the_law_was_read_with_it(tmp_path):
+    from pysym.audit.schema import AuditInputError
+
+    cells = _one(tmp_path, _claim("t", "table", columns='["N", "Y"]', rows="[[-2, -2]]", formula='"Y == Abs(N)"'))
+    assert isinstance(cells, AuditInputError) and "reaches outside N's range" in str(cells), cells
+    parity = _one(tmp_path, _claim("t", "table", columns='["n", "Y"]', rows="[[2.5, -1]]", formula='"Y == (-1)**(2*n)"'))
+    assert isinstance(parity, AuditInputError) and "not an exact integer" in str(parity), parity
+    cons = _one(tmp_path, _claim("c", "consistent", statement='"sqrt(N**2) == N"', over='{ N = [-3, -1] }'))
+    assert isinstance(cons, AuditInputError) and "does not keep N positive" in str(cons), cons
+    indep = _one(tmp_path, _claim("i", "independence", law='"x**2 + k*(x - Abs(x))"', argmin='["x"]',
+                                  over='{ x = [-5, 5] }', of='["k"]'))
+    assert isinstance(indep, AuditInputError) and "does not keep x positive" in str(indep), indep
+
+
+def test_an_integer_minimizer_is_not_taken_from_the_reals(tmp_path):
+    # over the integers 2..10, (2n - 3)^2 ((n - 3)^2 + 1/10) is smallest at n = 3 (interior), not at the end 1.5
+    opt = _one(tmp_path, _claim("o", "optimum", law='"(2*n - 3)**2*((n - 3)**2 + 1/10)"', argmin='"n"',
+                                over="[1.5, 10]", location='"lower"'))
+    assert opt.verdict != "holds", opt
+    val = _one(tmp_path, _claim("v", "value", quantity='"n"', claimed="2", minimize='"(n - 12/5)**2"',
+                                over='{ n = [1, 10] }'))
+    assert val.verdict == "inconclusive" and "integer symbol" in val.summary, val  # was `fails` (derived 2.4)
+
+
+def test_a_condition_is_substituted_like_the_sides(tmp_path):
+    v = _one(tmp_path, _claim("s", "inequality", lhs='"k"', rel='">="', rhs='"15"', subs='{ k = "x + 5" }',
+                              condition='"k >= 15"'))
+    assert v.verdict == "fails" or v.verdict == "conditional", v
+    # x + 5 >= 15 exactly when x >= 10: only x = 10 on [1, 10]: the claim and the substituted condition agree
+    assert v.verdict == "conditional", v

@@ -57,6 +57,8 @@ def setup(cf, claim) -> Argmin:
         raise cf.error(claim, f"`region` may not include {v}, the variable minimized over: give its range in `over`")
     if v in (lo.free_symbols | hi.free_symbols):
         raise cf.error(claim, f"`over`: the range of {v} cannot depend on {v}")
+    if v.is_integer:  # an integer ranges over the integers inside `over`: its ends are those integers
+        lo, hi = sp.ceiling(lo), sp.floor(hi)
     others = sorted((law.free_symbols - {v}) | lo.free_symbols | hi.free_symbols, key=str)
     ctx = Context(cf, claim, {**region, v: (lo, hi)})
     return Argmin(law, v, lo, hi, others, ctx)

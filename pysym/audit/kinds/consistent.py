@@ -36,6 +36,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pysym.audit.boxes import Var, enclose, exists, fraction
+from pysym.audit.context import Context
 from pysym.audit.fields import RANGES, RELATIONS
 from pysym.audit.interval import IntervalError
 from pysym.audit.precision import box_of, outward, point_text
@@ -79,6 +80,7 @@ def evaluate(job):
     extra = free - set(over)
     if extra:
         raise cf.error(claim, f"the statement uses {', '.join(sorted(map(str, extra)))}: give their ranges in `over`")
+    Context(cf, claim, over)  # the `over` ranges keep each symbol's sign and integrality (the laws rely on them)
     xvars = []
     for sym, (lo, hi) in over.items():
         if not (lo.is_number and hi.is_number):

@@ -112,6 +112,10 @@ class _Setup:
                 sol = sp.solve(sp.Eq(left, right), self.eliminated)
             if len(sol) != 1:
                 raise cf.error(claim, f"cannot solve the constraint for `{self.eliminated}` (solutions: {len(sol)})")
+            slope = sp.diff(left - right, self.eliminated)  # monotone: SymPy's is the only solution in the range
+            if not (attempt("nonnegative", slope, self.ctx.order()) or attempt("nonnegative", -slope, self.ctx.order())):
+                raise ValueError(f"the constraint is not proved monotone in {self.eliminated}: it may have several "
+                                 "solutions")
             self.elim_expr = sol[0]
 
 

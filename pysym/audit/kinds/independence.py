@@ -127,6 +127,8 @@ def evaluate(job):
 def _evaluate(job):
     cf, claim = job.cf, job.claim
     law, vs, ofs, box = claim.get("law"), claim.get("argmin"), claim.get("of"), claim.get("over")
+    # the box keeps each symbol's sign and integrality, which the law was read (and simplified) with
+    Context(cf, claim, {**(claim.get("region") or {}), **box})
     at = claim.get("at", {})
     names = ", ".join(map(str, ofs))
     ev: dict = {}

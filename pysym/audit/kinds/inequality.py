@@ -43,18 +43,21 @@ def evaluate(job):
     outcome = checked_relation(ctx, lhs, rel, rhs, "the inequality",
                                stated(claim, f"{claim.fields['lhs']} {rel} {claim.fields['rhs']}"))
     if outcome.verdict == "fails" and claim.has("condition"):
-        if has_printed([lhs, rhs, claim.get("condition")]):
+        condition = claim.get("condition")
+        if claim.get("subs"):  # the condition speaks of the same symbols as the sides: substituted alike
+            condition = condition.subs(claim.get("subs"))
+        if has_printed([lhs, rhs, condition]):
             mid = dataclasses.replace(claim, values=midpoint(claim.values))
             ctx, lhs, rhs = Context(cf, mid, mid.get("region")), midpoint(lhs), midpoint(rhs)
             ev = dict(outcome.evidence)
             ev.setdefault("counterexample", {})
             split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False),
-                                       midpoint(claim.get("condition")), str(claim.fields["condition"]), ev)
+                                       midpoint(condition), str(claim.fields["condition"]), ev)
             status = ("printed values only" if split.verdict == "conditional" else
                       "unknown" if split.verdict == "inconclusive" else outcome.rounding.status)
             return split._replace(summary=split.summary + " (at the printed values)",
                                   rounding=dataclasses.replace(outcome.rounding, status=status))
-        split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False), claim.get("condition"),
+        split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False), condition,
                                    str(claim.fields["condition"]), outcome.evidence)
         return split._replace(rounding=outcome.rounding if split.verdict != "inconclusive" else
                               dataclasses.replace(outcome.rounding, status="unknown"))
@@ -67,7 +70,7 @@ KIND = register(Kind(
      Field("rel", choice("<=", "<", ">=", ">"), True, "the comparison"),
      Field("rhs", EXPRESSION, True, "right side"),
      Field("region", RANGES, doc="ranges replacing the symbols' ranges for this claim"),
-     Field("subs", SUBSTITUTION, doc="substitutions made in both sides first"),
+     Field("subs", SUBSTITUTION, doc="substitutions made in both sides (and the condition) first"),
      Field("condition", RELATION, doc="where a failing inequality is claimed to hold")),
     evaluate,
     doc="Proves the inequality on the region, or finds a counterexample, preferring simple points; with printed "

@@ -11,8 +11,10 @@ equivalence (:class:`pysym.derive.Premise`).  Every hypothesis must follow
 from the symbols' ranges or be granted.  ``holds`` when the conclusion matches
 and every hypothesis is discharged; ``conditional`` when the conclusion
 matches but a hypothesis the ranges do not guarantee remains (the verdict
-states it); ``fails`` when the conclusion does not match; ``inconclusive``
-when the theorem cannot be applied as the claim binds it (for example a real
+states it); ``fails`` when the conclusion does not match and the statement
+itself is false (a proved counterexample); ``inconclusive`` when the
+conclusion does not match otherwise (the theorem does not prove the statement
+as written, which does not make it false), or when the theorem cannot be applied as the claim binds it (for example a real
 symbol bound to a ``Rat`` binder: a theorem about the rationals says nothing
 about the reals; declare the symbol ``rational = true`` if that is what the
 paper means).  Lean variables named like a symbol of the file stand for that
@@ -60,8 +62,13 @@ def evaluate(job):
           "detail": res.detail}
     if res.ok:
         return Outcome("holds", f"the Lean theorem `{theorem}` proves it ({res.detail.split('; ', 1)[-1]})", ev)
-    if "does not match" in res.detail:
-        return Outcome("fails", res.detail, ev)
+    if "does not match" in res.detail:  # the theorem does not state it: that says nothing on whether it is true
+        false = _refuted(cf, claim, relation)
+        if false is not None:
+            return Outcome("fails", f"{res.detail}; and the statement itself is false: {false.summary}",
+                           {**ev, **false.evidence})
+        return Outcome("inconclusive", res.detail + " (the theorem does not prove the statement as written; that "
+                                                    "does not make it false)", ev)
     if res.undischarged:
         cond = " and ".join(res.undischarged)
         ev["condition"] = cond
@@ -69,6 +76,21 @@ def evaluate(job):
                                       "ranges do not guarantee it", ev)
     return Outcome("inconclusive", f"the Lean theorem `{theorem}` could not be applied to this claim as stated: "
                                    f"{res.detail}", ev)
+
+
+def _refuted(cf, claim, relation) -> Outcome | None:
+    """The ``fails`` outcome of the statement itself, with a proved counterexample, or None."""
+    import sympy as sp
+
+    from pysym.audit.relations import relation_verdict
+
+    ops = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.GreaterThan: ">=", sp.StrictGreaterThan: ">",
+           sp.Equality: "=="}
+    op = ops.get(type(relation))
+    if op is None:
+        return None
+    o = relation_verdict(Context(cf, claim), relation.lhs, op, relation.rhs, "the statement", sp.sstr(relation))
+    return o if o.verdict == "fails" else None
 
 
 KIND = register(Kind(

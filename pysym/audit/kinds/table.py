@@ -28,6 +28,8 @@ of the file are decided together.
 from __future__ import annotations
 
 
+import sympy as sp
+
 from pysym.audit.fields import COLUMNS, RELATIONS, RELATIVE_TOLERANCE, ROWS, TEXTS, TOLERANCE
 from pysym.audit.numbers import show
 from pysym.audit.precision import Check, compare_all, fmt
@@ -68,6 +70,30 @@ def _checks(claim, row):
     return out, None
 
 
+def _outside(cf, col, cell) -> str | None:
+    """Why the cell cannot be a value of the column's symbol of [symbols] (the formula was read with its range and
+    integrality: `Abs(N)` is `N` for a positive N), or None."""
+    from pysym.audit.fields import _bound_value
+
+    if col.name not in cf.symbols or cf.symbols[col.name].symbol != col:
+        return None  # a column of the table's own
+    spec = cf.symbols[col.name]
+    lo, hi = _bound_value(spec.low), _bound_value(spec.high)
+    if isinstance(cell, Printed):
+        low, high, exact = cell.lo, cell.hi, cell.exact
+    elif cell.is_number:
+        low = high = cell
+        exact = True
+    else:
+        return None
+    if spec.integer and not (exact and sp.sympify(low).is_integer):
+        return f"{col} is an integer symbol, but the cell {_cell(cell)} is not an exact integer"
+    if (lo is not None and float(low) < lo) or (hi is not None and float(high) > hi):
+        return (f"the cell {_cell(cell)} reaches outside {col}'s range [{sp.sstr(spec.low)}, {sp.sstr(spec.high)}] "
+                "(the formula is read with that range)")
+    return None
+
+
 def _cell(v) -> str:
     if isinstance(v, Printed):
         return v.text
@@ -78,6 +104,11 @@ def evaluate(job):
     cf, claim = job.cf, job.claim
     rows = claim.get("rows")
     labels = claim.get("labels") or [None] * len(rows)
+    for i, row in enumerate(rows, start=1):
+        for j, (col, cell) in enumerate(zip(claim.get("columns"), row), start=1):
+            problem = _outside(cf, col, cell)
+            if problem:
+                raise cf.error(claim, f"row {i}, column {j} ({col}): {problem}")
     per_row, all_checks, ev = [], [], {}
     for i, (row, label) in enumerate(zip(rows, labels), start=1):
         checks, problem = _checks(claim, row)

@@ -88,7 +88,42 @@ def solve_constraint(cf, claim, exprs: list):
         raise cf.error(claim, f"cannot solve the constraint for `{v}` ({type(exc).__name__})") from None
     if len(sol) != 1:
         raise cf.error(claim, f"cannot solve the constraint for `{v}` (solutions: {len(sol)})")
+    _one_root(cf, claim, left - right, v, sol[0])
     return [e.subs(v, sol[0]) if isinstance(e, sp.Basic) else e for e in exprs]
+
+
+class NotTheRoot(Exception):
+    """SymPy's solution of the constraint may not be the one root inside the eliminated symbol's range."""
+
+
+def _one_root(cf, claim, g, v, root) -> None:
+    """``root`` is the only solution of ``g = 0`` for ``v`` in its range where the claim is evaluated: ``g`` is
+    proved monotone in ``v`` on the range (at most one root there), and ``root`` proved inside the range at ``at``
+    (SymPy may give one branch of several: ``y = x exp(-x)`` gives ``-LambertW(-y)``, 0.357 at y = 1/4, outside
+    x in [1, 10], where the root is 2.153).  Raises :class:`NotTheRoot` with why not."""
+    from pysym.audit.proofs import attempt
+
+    ctx = Context(cf, claim)
+    order = ctx.order()
+    slope = sp.diff(g, v)
+    if not (attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)):
+        raise NotTheRoot(f"the constraint is not proved monotone in {v} on its range, so it may have several "
+                         f"solutions there; SymPy's, {v} = {show(root)}, need not be the one meant")
+    lo, hi = ctx.range(cf.spec(v))
+    at = claim.get("at", {})
+    value = root.subs(at)
+    free = {x for x in value.free_symbols if not isinstance(x, Printed)}
+    constraints = [(value - lo.subs(at), ">="), (hi.subs(at) - value, ">=")]
+    if not free:
+        try:
+            inside = decide(constraints, box_of([c for c, _ in constraints])).status == "all"
+        except IntervalError:
+            inside = False
+    else:
+        inside = all(attempt("nonnegative", c, order) for c, _ in constraints)
+    if not inside:
+        raise NotTheRoot(f"the constraint's solution {v} = {show(root)} is not proved inside {v}'s range "
+                         f"[{show(lo)}, {show(hi)}] where the claim is evaluated")
 
 
 def _point(at: dict) -> dict:
@@ -118,8 +153,15 @@ def _floated(e):
 def evaluate(job):
     cf, claim = job.cf, job.claim
     at = claim.get("at", {})
-    quantity, claimed, law = solve_constraint(cf, claim, [claim.get("quantity"), claim.get("claimed"),
-                                                          claim.get("minimize")])
+    integers = sorted(str(s) for s in (claim.get("over") or {}) if s.is_integer)
+    if integers:
+        return Outcome("inconclusive", f"the law is minimized over {', '.join(integers)}, an integer symbol: the engine "
+                                       "minimizes over the reals, whose minimizer need not be an integer's", {})
+    try:
+        quantity, claimed, law = solve_constraint(cf, claim, [claim.get("quantity"), claim.get("claimed"),
+                                                              claim.get("minimize")])
+    except NotTheRoot as exc:
+        return Outcome("inconclusive", str(exc), {})
     if has_printed([quantity, claimed, law, at]):
         return _printed(cf, claim, quantity, claimed, law, at)
     rounded = {s: v for s, v in at.items() if _rounded(v, s)}
