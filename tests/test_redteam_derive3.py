@@ -106,3 +106,55 @@ def test_a_binder_applied_as_a_function_carries_what_its_type_depends_on():
     assert not r.ok and "already names another term" in _detail(r), _detail(r)
     same = run(3, 3)  # one binding: one term, and the two premises agree (the bound step is then false)
     assert same.result("q3").ok and same.result("q4").ok, _detail(same)
+
+
+# --------------------------------------------------------------------------- a second round
+
+def test_a_limit_without_parameters_is_checked_where_it_is_approached():
+    # SymPy 1.14: lim_{x -> oo} cosh(x)^2 - sinh(x)^2 - 1 = 1, though the expression is 0 everywhere
+    x = Var("x", 1, None)
+    X = x.symbol
+    r = Derivation("l", "t", vars=[x], steps=[Limit("lim", sp.cosh(X)**2 - sp.sinh(X)**2 - 1, X, sp.oo, 1)],
+                   conclusion="lim").verify()
+    assert not r.ok and "which do not approach 1" in _detail(r), _detail(r)
+    slow = Derivation("l", "t", vars=[x], steps=[Limit("lim", 1 / sp.log(X + 1), X, sp.oo, 0)],
+                      conclusion="lim").verify()  # a true limit approached slowly still verifies
+    assert slow.ok, _detail(slow)
+    up = Derivation("l", "t", vars=[x], steps=[Limit("lim", X**2 - X, X, sp.oo, sp.oo)], conclusion="lim").verify()
+    assert up.ok, _detail(up)
+
+
+def test_a_bound_or_a_weight_undefined_somewhere_on_the_domain_is_not_proved():
+    from pysym.derive import Assumed, Assumption
+
+    n = Var("n", 0, 10**6, integer=True)
+    N = n.symbol
+    gap = (N - 1)**2 * ((N - 1)**2 - sp.Rational(1, 2))  # >= 0 at every integer; the weight has a pole at n = 1
+    r = Derivation("w", "t", vars=[n], assumptions=[Assumption("A1", "true at every integer")], steps=[
+        Bound("gap", 0, gap, by=Assumed("A1")),
+        Bound("bad", sp.Rational(1, 2), (N - 1)**2, by=Combine({"gap": (N - 1)**-2}))], conclusion="bad").verify()
+    assert not r.ok and "not defined on the whole domain" in _detail(r), _detail(r)
+    x = Var("x", 0, 2)
+    X = x.symbol
+    pole = Derivation("s", "t", vars=[x], steps=[Bound("b", 0, 1 / (X - 1)**2, by=Sign())], conclusion="b").verify()
+    assert not pole.ok and "not proved nonzero" in _detail(pole), _detail(pole)
+    # a Limit object inside a bound is not evaluated behind the Limit step's back
+    y = sp.Symbol("y", real=True)
+    lim = sp.Limit(sp.Piecewise((0, y <= 0), (X + 1, True)), y, 0)
+    hidden = Derivation("h", "t", vars=[x], steps=[Bound("b", lim, 0, by=Sign())], conclusion="b").verify()
+    assert not hidden.ok, _detail(hidden)
+    fine = Derivation("f", "t", vars=[x], steps=[Bound("b", 0, 1 / (X + 1)**2, by=Sign())], conclusion="b").verify()
+    assert fine.ok, _detail(fine)
+
+
+def test_a_limit_may_not_read_the_range_of_a_symbol_naming_a_lean_term():
+    from pysym.derive import Premise
+
+    statements = {"MoeTheory.length_masks": "∀ (T k : Nat), (MoeTheory.masks T k).length = MoeTheory.choose T k"}
+    T, k = Var("T", 1, 5, integer=True), Var("k", 1, 10, integer=True)
+    L, x = Var("L", 1, 100, integer=True), Var("x", 1, None)
+    r = Derivation("n", "t", vars=[T, k, L, x], steps=[
+        Premise("len", "MoeTheory.length_masks", sp.Eq(L.symbol, sp.binomial(T.symbol, k.symbol)),
+                bind={"T": T.symbol, "k": k.symbol}, terms={"length(MoeTheory.masks(T, k))": L.symbol}),
+        Limit("lim", x.symbol**(-L.symbol), x.symbol, sp.oo, 0)], conclusion="lim").verify(statements)
+    assert not r.ok and "name Lean terms" in _detail(r), _detail(r)  # L = C(1, 2) = 0 there: the limit is 1

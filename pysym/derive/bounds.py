@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from pysym.derive.premises import Premise
-from pysym.derive.steps import Step, StepResult, dependency
+from pysym.derive.steps import Step, StepResult, dependency, undefined_somewhere
 
 __all__ = ["Bound", "Sign", "Combine", "Monotone", "Assumed", "Numeric", "inequality"]
 
@@ -120,6 +120,13 @@ class Bound(Step):
     def check(self, d, ctx):
         by = self.by
         scope = d.scope(self.where)
+        if isinstance(by, (Sign, Combine, Monotone)):  # a proof: of a bound defined on the whole domain
+            weights = list(by.weights.values()) if isinstance(by, Combine) else []
+            for part in [self.lhs, self.rhs] + [sp.sympify(c) for c in weights]:
+                why = undefined_somewhere(scope.plain(part), scope)
+                if why:
+                    return StepResult(self, False, "sympy", f"the bound is not defined on the whole domain: {why} "
+                                      "(1/(x - 1)**2 >= 0 fails at x = 1, and SymPy cancels across such a point)")
         if isinstance(by, Sign):
             p = (scope.prove_positive if self.strict else scope.prove_nonnegative)(self.rhs - self.lhs)
             return StepResult(self, p.ok, "sympy", p.how)

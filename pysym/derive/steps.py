@@ -150,7 +150,7 @@ class Identity(Step):
         scope = d.scope(self.where)
         # both sides must be defined on the whole domain: (x^2 - 1)/(x - 1) = x + 1 is false at x = 1
         for side in (self.lhs, self.rhs):
-            why = undefined_somewhere(side, scope)
+            why = undefined_somewhere(scope.plain(side), scope)
             if why:
                 return StepResult(self, False, "sympy", f"{why} on the domain, where the identity would be undefined")
         p = scope.prove_zero(self.lhs - self.rhs)
@@ -198,6 +198,9 @@ def undefined_somewhere(expr, scope) -> str | None:
         elif isinstance(sub, sp.binomial):
             if not all(a.is_integer for a in sub.args):
                 return f"`{sp.sstr(sub)}` has arguments not known to be integers"
+        elif isinstance(sub, sp.factorial):  # the gamma function's poles are at the negative integers
+            if not (sub.args[0].is_integer and scope.prove_nonnegative(sub.args[0]).ok):
+                return f"`{sp.sstr(sub)}` needs an argument proved a nonnegative integer"
         elif not isinstance(sub, DEFINED_EVERYWHERE):
             return f"`{sp.sstr(sub)}` is not known to be defined everywhere (a function with poles?)"
     return None
@@ -467,13 +470,18 @@ class Limit(Step):
                 # came out 0
                 return StepResult(self, False, "sympy", f"SymPy's limit is trusted for analytic functions only, and "
                                   f"{sp.sstr(sub.func)} is not one")
+        scope = d.scope(self.where)
+        # a symbol naming a Lean term is an arbitrary real here: its declared range is no fact about the term
+        named = sorted(map(str, (self.expr.free_symbols | self.value.free_symbols) & set(scope.names)))
+        if named:
+            return StepResult(self, False, "sympy", f"the limit involves {', '.join(named)}, which name Lean terms: "
+                              "arbitrary reals here, whose declared ranges say nothing about the terms")
         try:
             got = sp.limit(self.expr, self.var, self.point)
         except (NotImplementedError, ValueError) as exc:
             return StepResult(self, False, "sympy", f"SymPy could not take the limit: {exc}")
         if isinstance(got, sp.Limit) or got.has(sp.nan, sp.AccumBounds):
             return StepResult(self, False, "sympy", f"SymPy could not determine the limit ({sp.sstr(got)})")
-        scope = d.scope(self.where)
         ok = scope.prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
         detail = f"SymPy computes the limit: {sp.sstr(got)}"
         if ok:
@@ -481,6 +489,38 @@ class Limit(Step):
             if problem:
                 return StepResult(self, False, "sympy", detail + f"; {problem}")
         return StepResult(self, ok, "sympy", detail)
+
+    def _approach(self, values: dict) -> str | None:
+        """Why the expression at points approaching the limit (300 digits) does not tend to the claimed value
+        at the parameter values ``values``, or None: a refutation, never a proof (SymPy 1.14 gives 1 for the
+        limit of cosh(x)**2 - sinh(x)**2 - 1, which is 0 everywhere)."""
+        f, v = self.expr.xreplace(values), self.value.xreplace(values)
+        p = self.point
+        if p is sp.oo:
+            xs = [sp.Integer(10) ** k for k in (3, 6, 12, 24)]
+        elif p is -sp.oo:
+            xs = [-sp.Integer(10) ** k for k in (3, 6, 12, 24)]
+        else:
+            xs = [p + sp.Integer(10) ** -k for k in (3, 6, 12, 24)]  # SymPy's default direction: from above
+        try:
+            with mpmath.workdps(300):
+                ys = [sp.N(f, 300, subs={self.var: x}) for x in xs]
+            if not all(y.is_real and y.is_finite for y in ys):
+                return None  # no verdict from a value that is not a finite real
+            if v is sp.oo or v is -sp.oo:
+                sign = 1 if v is sp.oo else -1
+                grows = all(sign * b > sign * a for a, b in zip(ys, ys[1:])) and sign * ys[-1] > 0
+                return None if grows else (f"but the values at {', '.join(map(sp.sstr, xs))} are "
+                                           f"{', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, which do not tend to "
+                                           f"{sp.sstr(v)}")
+            vv = sp.N(v, 300)
+            gaps = [abs(y - vv) for y in ys]
+            if gaps[-1] <= sp.Float(10) ** -100 or gaps[-1] < gaps[0] * sp.Rational(9, 10):
+                return None
+            return (f"but the values at {', '.join(map(sp.sstr, xs))} are {', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, "
+                    f"which do not approach {sp.sstr(v)}")
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
 
     SAMPLES = 3
 
@@ -491,7 +531,7 @@ class Limit(Step):
         claimed there; ``None`` when every sample agrees, else why not."""
         params = (self.expr.free_symbols | self.value.free_symbols) - {self.var}
         if not params:
-            return None
+            return self._approach({})
         # the sampler's first tries are corners of the ranges: interior points too (a wrong symbolic limit may be
         # wrong only inside, `x**(a*(4 - a)) - x**2` for a in (0.59, 3.41))
         drawn = scope.domain().restricted(params).sample(self.SAMPLES + 8)
@@ -517,6 +557,9 @@ class Limit(Step):
             if not agree:
                 return (f"but at {shown} the limit is {sp.sstr(at)}, not {sp.sstr(claimed)} (SymPy's limit with "
                         "symbolic parameters is wrong here)")
+            away = self._approach(values)
+            if away:
+                return f"at {shown}, {away}"
         return None
 
 
