@@ -316,9 +316,9 @@ def test_values_outside_a_symbols_range_are_input_errors_where_the_law_was_read_
     from pysym.audit.schema import AuditInputError
 
     cells = _one(tmp_path, _claim("t", "table", columns='["N", "Y"]', rows="[[-2, -2]]", formula='"Y == Abs(N)"'))
-    assert isinstance(cells, AuditInputError) and "reaches outside N's range" in str(cells), cells
+    assert isinstance(cells, AuditInputError) and "lies outside N's range" in str(cells), cells
     parity = _one(tmp_path, _claim("t", "table", columns='["n", "Y"]', rows="[[2.5, -1]]", formula='"Y == (-1)**(2*n)"'))
-    assert isinstance(parity, AuditInputError) and "not an exact integer" in str(parity), parity
+    assert isinstance(parity, AuditInputError) and "is not an exact integer" in str(parity), parity
     cons = _one(tmp_path, _claim("c", "consistent", statement='"sqrt(N**2) == N"', over='{ N = [-3, -1] }'))
     assert isinstance(cons, AuditInputError) and "does not keep N positive" in str(cons), cons
     indep = _one(tmp_path, _claim("i", "independence", law='"x**2 + k*(x - Abs(x))"', argmin='["x"]',
@@ -342,3 +342,53 @@ def test_a_condition_is_substituted_like_the_sides(tmp_path):
     assert v.verdict == "fails" or v.verdict == "conditional", v
     # x + 5 >= 15 exactly when x >= 10: only x = 10 on [1, 10]: the claim and the substituted condition agree
     assert v.verdict == "conditional", v
+
+
+# --------------------------------------------------------------------------- a third round: printed values as wholes
+
+def test_a_printed_value_is_bounded_as_a_whole_against_its_symbols_range(tmp_path):
+    from pysym.audit.schema import AuditInputError
+
+    head = '''
+    [paper]
+    id = "red3c"
+    title = "printed values"
+
+    [symbols]
+    x = { description = "x", range = [1, 10] }
+    k = { description = "k", range = [0.01, 10] }
+    '''
+
+    def run(body):
+        path = tmp_path / "red3c.toml"
+        path.write_text(textwrap.dedent(head) + body, encoding="utf-8")
+        cf = load_claims_file(path)
+        if cf.errors:
+            return cf.errors[0]
+        try:
+            return evaluate(cf, cf.claims[0])
+        except AuditInputError as exc:
+            return exc
+
+    # `"-2.0"` is -1 * 2.0, no bare printed literal: it escaped the range check, and sqrt(x**2), read as x for
+    # a positive x, gave `fails` with the range [-2.05, -1.95]
+    for at in ('"-2.0"', '"0 - 2.0"', '"2*10.0"'):
+        e = run(_claim("a", "value", quantity='"sqrt(x**2)"', claimed='"2.0"', at=f"{{ x = {at} }}"))
+        assert isinstance(e, AuditInputError) and "reaches outside x's range" in str(e), (at, e)
+    cell = run(_claim("t", "table", columns='["y", "x"]', rows='[["2.0", "-2.0"]]', formula='"y == sqrt(x**2)"'))
+    assert isinstance(cell, AuditInputError) and "reaches outside x's range" in str(cell), cell
+    subs = run(_claim("s", "inequality", lhs='"sqrt(k**2)"', rel='">="', rhs='"0"', subs='{ k = "0.5 ± 1" }'))
+    assert isinstance(subs, AuditInputError) and "reaches outside k's range" in str(subs), subs
+    sign = run(_claim("s", "inequality", lhs='"sqrt(k**2)"', rel='">="', rhs='"k"', subs='{ k = "x - 5" }'))
+    assert isinstance(sign, AuditInputError) and "is not proved positive" in str(sign), sign  # k < 0 for x < 5
+    kept = run(_claim("s", "inequality", lhs='"sqrt(k**2)"', rel='">="', rhs='"k"', subs='{ k = "x/2" }'))
+    assert kept.verdict == "holds", kept
+    inside = run(_claim("a", "value", quantity='"sqrt(x**2)"', claimed='"2.0"', at='{ x = "2.0" }'))
+    assert inside.verdict == "holds", inside
+
+
+def test_a_zero_base_to_a_printed_power_is_zero():
+    from pysym.audit.interval import Iv
+
+    z = Iv.of(0, 0).power(Iv.of(0.3, 0.4))  # recursed forever
+    assert z.lo == 0 and z.hi == 0

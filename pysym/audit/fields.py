@@ -297,6 +297,41 @@ def _ranges(raw, r: Reader) -> dict:
     return out
 
 
+def outside_range(value, spec) -> str | None:
+    """Why ``value`` (a closed expression: numbers and printed constants) may not be a value of ``spec``'s symbol,
+    or None: its whole admissible range, bounded by interval arithmetic (not only its printed value, and not
+    only a bare printed literal: `"-2.0"` is `-1 * 2.0`), must lie in the symbol's numeric range, and an integer
+    symbol's value must be an exact integer.  The laws are read with the symbol's range (`sqrt(x**2)` is `x` for
+    a positive `x`), so a value outside it would be computed with the wrong formula."""
+    from pysym.audit.boxes import enclose
+    from pysym.audit.interval import IntervalError, sign_of
+    from pysym.audit.precision import box_of
+
+    value = sp.sympify(value)
+    box = box_of([value])
+    if spec.integer and (box or not value.is_integer):
+        return f"is not an exact integer, and `{spec.name}` is an integer symbol"
+    if box:
+        try:
+            enc = enclose(value, box)
+        except IntervalError:
+            return "could not be bounded over its printed interval"
+        low, high = sp.Rational(enc.low.numerator, enc.low.denominator), sp.Rational(enc.high.numerator,
+                                                                                      enc.high.denominator)
+        verb = f"(the interval [{sp.sstr(low)}, {sp.sstr(high)}]) reaches"
+    else:
+        low = high = value
+        verb = "lies"
+    for bound, gap in ((spec.low, low - sp.sympify(spec.low)), (spec.high, sp.sympify(spec.high) - high)):
+        if sp.sympify(bound).free_symbols or sp.sympify(bound) in (sp.oo, -sp.oo):
+            continue
+        sign = sign_of(gap)
+        if sign is None or sign < 0:
+            return (f"{verb} outside {spec.name}'s range [{sp.sstr(spec.low)}, {sp.sstr(spec.high)}]"
+                    + (" (or cannot be proved inside it)" if sign is None else ""))
+    return None
+
+
 def _point(raw, r: Reader) -> dict:
     """Fixed values: numbers must lie in the symbol's range (integers for integer symbols)."""
     if not isinstance(raw, dict) or not raw:
@@ -309,22 +344,10 @@ def _point(raw, r: Reader) -> dict:
             v = parse_value(value, r)
         except FieldError as exc:
             raise FieldError(f"`{name}`: {exc}") from None
-        if isinstance(v, Printed) and not v.exact:
-            if spec.integer:
-                raise FieldError(f"`{name}` is an integer symbol: give it an exact integer, not the printed "
-                                 f"{printable(value)}")
-            lo, hi = _bound_value(spec.low), _bound_value(spec.high)
-            if (lo is not None and float(v.lo) < lo) or (hi is not None and float(v.hi) > hi):
-                raise FieldError(f"`{name}` = {printable(value)} (the interval [{sp.sstr(v.lo)}, {sp.sstr(v.hi)}]) "
-                                 f"reaches outside {name}'s range [{sp.sstr(spec.low)}, {sp.sstr(spec.high)}]")
-        elif v.is_number:
-            x = _bound_value(v)
-            lo, hi = _bound_value(spec.low), _bound_value(spec.high)
-            if (lo is not None and x < lo) or (hi is not None and x > hi):
-                raise FieldError(f"`{name}` = {printable(value)} lies outside {name}'s range "
-                                 f"[{sp.sstr(spec.low)}, {sp.sstr(spec.high)}]")
-            if spec.integer and not v.is_Integer:
-                raise FieldError(f"`{name}` is an integer symbol, but {printable(value)} is not an integer")
+        if not {x for x in v.free_symbols if not isinstance(x, Printed)}:  # a closed value: its whole range
+            problem = outside_range(v, spec)
+            if problem:
+                raise FieldError(f"`{name}` = {printable(value)} {problem}")
         out[sym] = v
     return out
 

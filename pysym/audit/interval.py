@@ -209,6 +209,8 @@ class Iv:
                 return self.sqrt().power_int(f.numerator)
         if not self.lo > 0:
             if self.lo == 0 and e.lo > 0:  # 0**e = 0 for e > 0: extend by continuity
+                if self.hi == 0:
+                    return Iv(arb(0), arb(0))
                 upper = Iv(self.hi, self.hi).power(e)
                 return Iv(arb(0), upper.hi)
             raise IntervalError(f"a fractional power of an interval that reaches 0 or below: {self!r}")

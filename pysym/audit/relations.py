@@ -198,6 +198,33 @@ def _region_outcome(r, lhs, rhs, xvars, margin, margin_name, what, shown, number
     return Outcome("fails", f"{what} fails at the printed values: at {at}: {_sides_at(lhs, rhs, ce)}", ev, rounding)
 
 
+def _keeps_what_the_law_assumes(ctx: Context, sym, value, lo, hi) -> None:
+    """The laws were read with ``sym``'s assumptions (`sqrt(k**2)` is `k` for a positive `k`): a value put in its
+    place must keep them for every admissible value of its printed numbers, proved (an input error otherwise).
+    A closed value with printed numbers is bounded as a whole against the range (`"0.5 ± 1"` reaches -0.5)."""
+    from dataclasses import replace
+
+    from pysym.audit.fields import outside_range
+    from pysym.audit.printed import Printed
+    from pysym.audit.proofs import attempt
+
+    claim, spec = ctx.claim, ctx.cf.spec(sym)
+    written = claim.fields["subs"][str(sym)]
+    if not {x for x in value.free_symbols if not isinstance(x, Printed)}:
+        problem = outside_range(value, replace(spec, low=lo, high=hi))
+        if problem:
+            raise ctx.cf.error(claim, f"`subs`: {sym} = {written} {problem}")
+        return
+    needs = [(kind, test) for kind, test in (("positive", sym.is_positive), ("nonnegative", sym.is_nonnegative))
+             if test]
+    for kind, _ in needs[:1]:
+        if not attempt(kind, value, ctx.order()):
+            raise ctx.cf.error(claim, f"`subs`: {sym} = {written} is not proved {kind} on the region, as {sym} is "
+                                      "declared (the laws are read with that): restrict `region`")
+    if sym.is_integer and value.is_integer is not True:
+        raise ctx.cf.error(claim, f"`subs`: {sym} = {written} is not an integer, as {sym} is declared")
+
+
 def check_subs(ctx: Context) -> None:
     """Each value of the claim's ``subs`` must stay inside its symbol's range on
     the claim's region: ``k = T/E`` with ``k`` in [1, T] and ``T = 2`` puts ``k``
@@ -207,6 +234,7 @@ def check_subs(ctx: Context) -> None:
     for sym, value in (claim.get("subs") or {}).items():
         spec = ctx.cf.spec(sym)
         lo, hi = ctx.range(spec)
+        _keeps_what_the_law_assumes(ctx, sym, value, lo, hi)
         for bound, rel in ((lo, sp.Ge), (hi, sp.Le)):
             relation = rel(midpoint(value), midpoint(bound), evaluate=False)
             if relation is sp.true or relation.lhs.has(sym) or relation.rhs.has(sym):

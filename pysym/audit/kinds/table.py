@@ -72,26 +72,15 @@ def _checks(claim, row):
 
 def _outside(cf, col, cell) -> str | None:
     """Why the cell cannot be a value of the column's symbol of [symbols] (the formula was read with its range and
-    integrality: `Abs(N)` is `N` for a positive N), or None."""
-    from pysym.audit.fields import _bound_value
+    integrality: `Abs(N)` is `N` for a positive N), or None (:func:`pysym.audit.fields.outside_range`)."""
+    from pysym.audit.fields import outside_range
 
     if col.name not in cf.symbols or cf.symbols[col.name].symbol != col:
         return None  # a column of the table's own
-    spec = cf.symbols[col.name]
-    lo, hi = _bound_value(spec.low), _bound_value(spec.high)
-    if isinstance(cell, Printed):
-        low, high, exact = cell.lo, cell.hi, cell.exact
-    elif cell.is_number:
-        low = high = cell
-        exact = True
-    else:
+    if {x for x in sp.sympify(cell).free_symbols if not isinstance(x, Printed)}:
         return None
-    if spec.integer and not (exact and sp.sympify(low).is_integer):
-        return f"{col} is an integer symbol, but the cell {_cell(cell)} is not an exact integer"
-    if (lo is not None and float(low) < lo) or (hi is not None and float(high) > hi):
-        return (f"the cell {_cell(cell)} reaches outside {col}'s range [{sp.sstr(spec.low)}, {sp.sstr(spec.high)}] "
-                "(the formula is read with that range)")
-    return None
+    problem = outside_range(cell, cf.symbols[col.name])
+    return f"the cell {_cell(cell)} {problem}" if problem else None
 
 
 def _cell(v) -> str:
