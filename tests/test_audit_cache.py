@@ -322,8 +322,9 @@ def test_only_a_claim_that_reads_lean_depends_on_the_statements(tmp_path):
     assert [v.verdict for v in audit([path], proved, budget=BUDGET, cache=cache).verdicts] == ["holds", "holds"]
     cache = OutcomeCache(tmp_path / "cache")
     got = audit([path], other, budget=BUDGET, cache=cache)
-    assert cache.hits == 1 and [v.verdict for v in got.verdicts] == ["holds", "fails"]
-    assert audit([path], other, budget=BUDGET).verdicts[1].verdict == "fails"  # what a fresh evaluation says
+    # (the theorem no longer states the claim, which stays true: `inconclusive`, no longer `holds`)
+    assert cache.hits == 1 and [v.verdict for v in got.verdicts] == ["holds", "inconclusive"]
+    assert audit([path], other, budget=BUDGET).verdicts[1].verdict == "inconclusive"  # what a fresh evaluation says
 
 
 def test_no_cache_of_the_audit_reevaluates_the_claims_but_keeps_the_lean_checks_cache(tmp_path, monkeypatch):

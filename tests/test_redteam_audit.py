@@ -185,7 +185,7 @@ def test_unknown_top_level_sections_are_errors(tmp_path):
     ("value", dict(quantity='"x"', claimed='"x < 1"', at="{ x = 1 }"),
      "field `claimed`: `x < 1` is a relation, but a value is expected here"),
     ("value", dict(quantity='"x"', claimed="1", at="{ x = 100 }"), "`x` = 100 lies outside x's range [1, 10]"),
-    ("value", dict(quantity='"j"', claimed="1", at="{ j = 2.5 }"), "`j` is an integer symbol, but 2.5 is not"),
+    ("value", dict(quantity='"j"', claimed="1", at="{ j = 2.5 }"), "`j` = 2.5 is not an exact integer"),
     ("value", dict(quantity='"x"', claimed="1", over="{ x = [1, 2] }"), "`minimize` and `over` go together"),
     ("value", dict(quantity='"x"', claimed="1", minimize='"x**2"', over="[1, 2]"),
      "field `over`: expected a table like { x = [low, high] }, got a list of 2 items"),

@@ -127,8 +127,14 @@ def evaluate(job):
 def _evaluate(job):
     cf, claim = job.cf, job.claim
     law, vs, ofs, box = claim.get("law"), claim.get("argmin"), claim.get("of"), claim.get("over")
-    # the box keeps each symbol's sign and integrality, which the law was read (and simplified) with
-    Context(cf, claim, {**(claim.get("region") or {}), **box})
+    # the box keeps each symbol's sign, which the law was read (and simplified) with
+    from pysym.audit.context import _keeps_assumptions
+
+    for sym, (low, high) in box.items():
+        broken = _keeps_assumptions(cf.spec(sym), low)
+        if broken:
+            raise cf.error(claim, f"the range [{sp.sstr(low)}, {sp.sstr(high)}] of `{sym}` does not keep {sym} "
+                                  f"{broken}, as its range in [symbols] does: narrow the range instead")
     at = claim.get("at", {})
     names = ", ".join(map(str, ofs))
     ev: dict = {}

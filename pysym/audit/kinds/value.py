@@ -105,25 +105,33 @@ def _one_root(cf, claim, g, v, root) -> None:
 
     ctx = Context(cf, claim)
     order = ctx.order()
-    slope = sp.diff(g, v)
-    if not (attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)):
-        raise NotTheRoot(f"the constraint is not proved monotone in {v} on its range, so it may have several "
-                         f"solutions there; SymPy's, {v} = {show(root)}, need not be the one meant")
     lo, hi = ctx.range(cf.spec(v))
     at = claim.get("at", {})
     value = root.subs(at)
-    free = {x for x in value.free_symbols if not isinstance(x, Printed)}
-    constraints = [(value - lo.subs(at), ">="), (hi.subs(at) - value, ">=")]
-    if not free:
+    slope = sp.diff(g, v)
+    if not {x for x in value.free_symbols if not isinstance(x, Printed)}:
+        # a number at `at`: the constraint monotone on v's range (at most one root there), the root inside it
+        if not (attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)):
+            raise NotTheRoot(f"the constraint is not proved monotone in {v} on its range, so it may have several "
+                             f"solutions there; SymPy's, {v} = {show(root)}, need not be the one meant")
+        constraints = [(value - lo.subs(at), ">="), (hi.subs(at) - value, ">=")]
         try:
             inside = decide(constraints, box_of([c for c, _ in constraints])).status == "all"
         except IntervalError:
             inside = False
-    else:
-        inside = all(attempt("nonnegative", c, order) for c, _ in constraints)
-    if not inside:
-        raise NotTheRoot(f"the constraint's solution {v} = {show(root)} is not proved inside {v}'s range "
-                         f"[{show(lo)}, {show(hi)}] where the claim is evaluated")
+        if not inside:
+            raise NotTheRoot(f"the constraint's solution {v} = {show(root)} is not proved inside {v}'s range "
+                             f"[{show(lo)}, {show(hi)}] where the claim is evaluated")
+        return
+    # it depends on what is minimized: the constraint monotone in v wherever v's sign allows (not only on its
+    # range), and the root of that sign: then it is the one root there, wherever the minimizer lies
+    free = [(a, b) for a, b in order if v not in (sp.sympify(a).free_symbols | sp.sympify(b).free_symbols)]
+    if not (attempt("nonnegative", slope, free) or attempt("nonnegative", -slope, free)):
+        raise NotTheRoot(f"the constraint is not proved monotone in {v} (for every {v} of its sign), so it may "
+                         f"have several solutions; SymPy's, {v} = {show(root)}, need not be the one meant")
+    for kind, test in (("positive", v.is_positive), ("nonnegative", v.is_nonnegative)):
+        if test and not attempt(kind, root, order):
+            raise NotTheRoot(f"the constraint's solution {v} = {show(root)} is not proved {kind}, as {v} is")
 
 
 def _point(at: dict) -> dict:
