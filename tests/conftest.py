@@ -362,6 +362,27 @@ theorem f2_prop_hyp : ∀ (n : Nat) {h : n + 2 = n + 1}, f2 n = n + 1 := by
 
 end Ctl
 end Rt
+
+namespace Rt9
+/- A ninth red-team round: two statements print alike, `(if ∃ α, Rt9.g n = n + 1 then 1 else 0) = ...`, and differ
+inside the `∃` (`g` at the bound `α` in one, at an empty type built from it in the other). -/
+noncomputable def g {α : Type} (n : Nat) : Nat :=
+  @ite Nat (Nonempty α) (Classical.propDecidable _) (n + 1) n
+
+theorem ex_one (n : Nat) :
+    @ite Nat (∃ α : Type, @g α n = n + 1) (Classical.propDecidable _) 1 0 = 1 := by
+  apply if_pos
+  exact ⟨Unit, by unfold g; exact if_pos ⟨()⟩⟩
+
+theorem ex_zero (n : Nat) :
+    @ite Nat (∃ α : Type, @g {f : α → Nat // False} n = n + 1) (Classical.propDecidable _) 1 0 = 0 := by
+  apply if_neg
+  intro ⟨α, h⟩
+  have e : @g {f : α → Nat // False} n = n := by
+    unfold g
+    exact if_neg (fun ⟨⟨_, hf⟩⟩ => hf)
+  omega
+end Rt9
 """
 
 # each spoof and how Lean prints it

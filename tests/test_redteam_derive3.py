@@ -158,3 +158,21 @@ def test_a_limit_may_not_read_the_range_of_a_symbol_naming_a_lean_term():
                 bind={"T": T.symbol, "k": k.symbol}, terms={"length(MoeTheory.masks(T, k))": L.symbol}),
         Limit("lim", x.symbol**(-L.symbol), x.symbol, sp.oo, 0)], conclusion="lim").verify(statements)
     assert not r.ok and "name Lean terms" in _detail(r), _detail(r)  # L = C(1, 2) = 0 there: the limit is 1
+
+
+def test_a_step_that_differentiates_does_not_take_a_named_lean_term_for_a_constant():
+    # X names (List.replicate T 0).length, which is T: d/dT (X + T**2) at T = 0 is 1, not 0
+    from pysym.derive import Premise
+
+    statements = {"Rt.rep_len": "∀ (n : Nat), (List.replicate n 0).length = n"}
+    T, X = Var("T", 0, 10, integer=True), Var("X", 0, 10)
+    name = Premise("len", "Rt.rep_len", sp.Eq(X.symbol, T.symbol), bind={"n": T.symbol},
+                   terms={"length": X.symbol})
+    stat = Derivation("s", "t", vars=[T, X], steps=[
+        name, Stationary("s", X.symbol + T.symbol**2, T.symbol, 0, kind="min")], conclusion="s").verify(statements)
+    assert not stat.ok and "name" in stat.result("s").detail and "Lean terms" in stat.result("s").detail, \
+        _detail(stat)
+    ident = Derivation("i", "t", vars=[T, X], steps=[
+        name, Identity("i", sp.Derivative(X.symbol + T.symbol**2, T.symbol), 2 * T.symbol)],
+        conclusion="i").verify(statements)
+    assert not ident.ok and "Lean terms" in ident.result("i").detail, _detail(ident)

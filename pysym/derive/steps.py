@@ -161,6 +161,18 @@ class Identity(Step):
 DEFINED_EVERYWHERE = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.Abs)
 
 
+def differentiated_names(scope, *exprs) -> str | None:
+    """Why a step may not differentiate ``exprs``: they involve symbols naming Lean terms (``None`` if not).  A
+    name is an arbitrary real in every proof, but the term it names may vary with the other symbols
+    (`(List.replicate T 0).length` is `T`): a derivative would take it for a constant."""
+    marks = set(scope.names) | set(scope.names.values())
+    named = sorted({str(x) for e in exprs for x in sp.sympify(e).free_symbols if x in marks})
+    if named:
+        return (f"it differentiates {', '.join(named)}, which name{'s' if len(named) == 1 else ''} Lean terms: the "
+                "terms may vary with the other symbols, and a name is an arbitrary real")
+    return None
+
+
 def undefined_somewhere(expr, scope) -> str | None:
     """Why ``expr`` may be undefined somewhere on ``scope`` (``None``: defined everywhere), by an allow-list:
     a power whose exponent may be negative needs a base proved nonzero (`b**n` with `n` in [-3, -1] too), a
@@ -171,6 +183,9 @@ def undefined_somewhere(expr, scope) -> str | None:
 
     for sub in sp.preorder_traversal(sp.sympify(expr)):
         if isinstance(sub, sp.Derivative):  # it exists only where what it is taken of is smooth (not |x| at 0)
+            named = differentiated_names(scope, sub.expr)
+            if named:
+                return named
             rough = scope.smooth(sub.expr)
             if rough:
                 return f"the derivative `{sp.sstr(sub)}` may not exist: {rough[0]}"
@@ -248,6 +263,9 @@ class Stationary(Step):
             return StepResult(self, False, "sympy", f"{sp.sstr(self.var)} is not a symbol of the derivation")
         if self.point.has(self.var):
             return StepResult(self, False, "sympy", f"the point depends on {sp.sstr(self.var)} itself")
+        named = differentiated_names(scope, self.expr)
+        if named:
+            return StepResult(self, False, "sympy", named)
         # a kink (Piecewise, Abs, Max) has a derivative SymPy reads branch by branch; smooth where the point is
         # claimed to lie: on `over` when it is given (it may reach beyond the declared range)
         rough_scope = scope if self.over is None else d.scope({**(self.where or {}), self.var.name: self.over}, check=False)
@@ -355,6 +373,9 @@ class Elasticity(Step):
         for s in (self.unknown, self.wrt):
             if s not in scope.symbols():
                 return StepResult(self, False, "sympy", f"{sp.sstr(s)} is not a symbol of the derivation")
+        named = differentiated_names(scope, self.equation, self.of if self.of is not None else 0)
+        if named:
+            return StepResult(self, False, "sympy", named)
         if self.wrt == self.unknown:
             return StepResult(self, False, "sympy", "the parameter must differ from the unknown the equation "
                               "solves for")

@@ -271,6 +271,17 @@ def _variants(type_expr, constants) -> _Found:
     found = _Found()
     binders = [0]
     signatures: dict[Name, list[tuple[str, bool]]] = {}
+    # the binders of the chain the parser splits, which a derivation instantiates (by binding, or by granting
+    # their hypotheses): only these are wildcards across statements; a variable bound inside a term (`∃ α`,
+    # `fun x`, a nested `∀`) is compared by position, as the term it belongs to fixes it
+    chain, top = type_expr, set()
+    while isinstance(chain, (ForallE, MData)):
+        if isinstance(chain, ForallE):
+            top.add(id(chain))
+            chain = chain.body
+        else:
+            chain = chain.expr
+    top_ids: set[int] = set()
     # the names the statement binds: across statements, `g n` in one and `g m` in another print one term
     bound = {printed_name(x.binder_name) for x in _nodes(type_expr) if isinstance(x, (ForallE, Lam))}
     bound |= {printed_name(x.name) for x in _nodes(type_expr) if isinstance(x, LetE)}
@@ -367,14 +378,18 @@ def _variants(type_expr, constants) -> _Found:
         if isinstance(e, MData):
             return go(e.expr, ctx, record)
         if isinstance(e, BVar):
-            name, _, binder_type, _ = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None, False)
-            # across statements a bound variable is any value (a derivation binds `g n` and `g m` alike)
+            name, which, binder_type, _ = ctx[-1 - e.index] if e.index < len(ctx) else ("?", 0, None, False)
+            if which not in top_ids:  # bound inside a term: the same variable at the same position, nothing else
+                return name, name, f"‹{e.index}›"
+            # across statements a variable of the chain is any value (a derivation binds `g n` and `g m` alike)
             return name, name, "‹type›" if _type_variable(binder_type) else BOUND  # names bound twice: _binder_problems
         if isinstance(e, Const):
             full = f"{e.name}.{{{e.levels!r}}}"
             return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
+            if id(e) in top:
+                top_ids.add(binders[0])
             shown_name = printed_name(e.binder_name)
             inner = ctx + ((shown_name, binders[0], e.binder_type, isinstance(e, ForallE)),)
             t = go(e.binder_type, ctx, record)
@@ -433,7 +448,10 @@ def _variants(type_expr, constants) -> _Found:
             # `@Msk 1` both print `Msk`, and a binder of either type prints alike)
             if record and (ours or not hidden(e, ctx)):
                 found.variants.setdefault(printed, set()).add(full)
-                found.opaque.setdefault(unbound(printed), set()).add(canon)
+                # a part that mentions a variable bound inside the statement's terms (`A i` under `∃ i`) is no
+                # term a derivation can name: it is compared as part of the piece that binds the variable
+                if all(ctx[j][1] in top_ids for j in free(e, ctx)):
+                    found.opaque.setdefault(unbound(printed), set()).add(canon)
             if ours:  # also a type of the project (`@Msk T` prints `Msk`)
                 depends = undetermined([a for a, keep, sub in zip(args, shown, same) if not keep and not sub],
                                        [a for a, keep in zip(args, shown) if keep], ctx)
@@ -566,7 +584,10 @@ def opaque_clashes(types, constants, known: "dict[str, set[str]] | None" = None,
             if any(not any(_instance_of(_tree(k), f) for f in ours[p]) for k in known.get(p, set()) - fulls)]
 
 
-_WILDCARDS = {BOUND, "‹type›"}  # what a theorem binds for itself: a derivation may instantiate it to anything
+# what a theorem binds for itself that a derivation may instantiate, by binding it to a value (which the name of a
+# term records); a type variable (`‹type›`) is no wildcard: nothing binds it, and a grant about it (`Nonempty
+# (α)`) would be carried to the instance (`{f : β → Nat // False}`, empty) -- it matches a type variable only
+_WILDCARDS = {BOUND, "‹type›"}
 
 
 @functools.lru_cache(maxsize=None)
