@@ -176,3 +176,69 @@ def test_a_step_that_differentiates_does_not_take_a_named_lean_term_for_a_consta
         name, Identity("i", sp.Derivative(X.symbol + T.symbol**2, T.symbol), 2 * T.symbol)],
         conclusion="i").verify(statements)
     assert not ident.ok and "Lean terms" in ident.result("i").detail, _detail(ident)
+
+
+# --------------------------------------------------------------------------- a third round
+
+def test_every_symbol_a_step_states_is_a_symbol_of_the_derivation():
+    a, x = Var("a", -1, 1), Var("x", 1, None)
+    fake = sp.Symbol("a", positive=True)  # prints as `a`; is not the declared a in [-1, 1]
+    r = Derivation("s", "t", vars=[a, x], steps=[Limit("l", x.symbol**(-fake), x.symbol, sp.oo, 0)],
+                   conclusion="l").verify()
+    assert not r.ok and "not a symbol of the derivation" in _detail(r), _detail(r)
+
+
+def test_a_limit_with_symbolic_parameters_is_evidence_not_a_proof():
+    # x**(2 + 1e-6 - (a - 1/2)**2) - x**2 -> -oo except for |a - 1/2| < 1e-3: no sample finds the window
+    a, x = Var("a", sp.Rational(1, 10), 1), Var("x", 1, None)
+    e = x.symbol**(2 + sp.Rational(1, 10**6) - (a.symbol - sp.Rational(1, 2))**2) - x.symbol**2
+    r = Derivation("w", "t", vars=[a, x], steps=[Limit("l", e, x.symbol, sp.oo, -sp.oo)], conclusion="l").verify()
+    assert r.result("l").method == "numeric", _detail(r)
+
+
+def test_binomials_in_identities_need_nonnegative_integer_arguments():
+    # C(n, k) = C(n, n - k) is false for n < 0 (SymPy's gamma rewriting "proves" it)
+    n, k = Var("n", None, -1, integer=True), Var("k", 0, 3, integer=True)
+    r = Derivation("b", "t", vars=[n, k], steps=[
+        Identity("s", sp.binomial(n.symbol, k.symbol), sp.binomial(n.symbol, n.symbol - k.symbol))],
+        conclusion="s").verify()
+    assert not r.ok and "not proved nonnegative integers" in _detail(r), _detail(r)
+
+
+def test_over_may_not_leave_the_sign_the_variable_is_declared_with():
+    x = Var("x", 1, 10)
+    X = x.symbol
+    f = (X + 1)**2 + (X + 1)**3 * sp.sqrt(X)  # not real on either side of -1
+    r = Derivation("o", "t", vars=[x], steps=[Stationary("s", f, X, -1, kind="min", over=(-5, 5))],
+                   conclusion="s").verify()
+    assert not r.ok and "`over` reaches below 0" in _detail(r), _detail(r)
+
+
+def test_values_points_premises_and_restrictions_are_defined_on_the_whole_domain():
+    from pysym.derive import Elasticity, Premise
+
+    a, x, z = Var("a", sp.Rational(1, 2), 2), Var("x", 1, None), Var("z", 0, 3)
+    A, X, Z = a.symbol, x.symbol, z.symbol
+    one = (A**2 - 1) / (A - 1) - A  # 1, except 0/0 at a = 1
+    lim = Derivation("l", "t", vars=[a, x], steps=[Limit("l", A + 1 / X, X, sp.oo, (A**2 - 1) / (A - 1) - 1)],
+                     conclusion="l").verify()
+    stat = Derivation("s", "t", vars=[a, z], steps=[Stationary("s", (Z - 1)**2, Z, one, kind="min")],
+                      conclusion="s").verify()
+    w, y = Var("w", sp.Rational(1, 2), 2), Var("y", sp.Rational(1, 2), 2)
+    W, Y = w.symbol, y.symbol
+    el = Derivation("e", "t", vars=[w, y], steps=[
+        Elasticity("e", Y - W, Y, W, W / Y + (W**2 - 1) / (W - 1) - W - 1)], conclusion="e").verify()
+    T, k, u = Var("T", 2, 50, integer=True), Var("k", 1, "T", integer=True), Var("u", 0, 2)
+    st = {"MoeTheory.choose_le_pow": "∀ (n k : Nat), MoeTheory.choose n k ≤ n ^ k"}
+    prem = Derivation("p", "t", vars=[T, k, u], steps=[Premise(
+        "p", "MoeTheory.choose_le_pow",
+        sp.binomial(T.symbol, k.symbol) * ((u.symbol**2 - 1) / (u.symbol - 1) - u.symbol) <= T.symbol**k.symbol,
+        bind={"n": T.symbol, "k": k.symbol})], conclusion="p").verify(st)
+    restr = Derivation("r", "t", vars=[u], constraints=[sp.Le(0, 1 / (u.symbol - 1)**2)],
+                       steps=[Bound("b", 0, u.symbol, by=Sign())], conclusion="b").verify()
+    for name, rep in (("limit", lim), ("stationary", stat), ("elasticity", el), ("premise", prem),
+                      ("restriction", restr)):
+        assert not rep.ok and "not defined on the whole domain" in _detail(rep), (name, _detail(rep))
+    zero = Derivation("z", "t", vars=[w, Var("v", -1, 1)], steps=[
+        Elasticity("e", W * sp.Symbol("v", real=True), sp.Symbol("v", real=True), W, -1)], conclusion="e")
+    assert not zero.verify().ok  # the solution v = 0: its elasticity is 0/0

@@ -330,6 +330,14 @@ class Derivation:
         claim = step.numeric_claim
         if not res.ok:
             return res
+        # every symbol a step states must be a symbol of the derivation, with its range (a stray `a` that prints
+        # like the declared one, with other assumptions, would be proved about something else)
+        stray = sorted(map(str, step.stated_symbols - set(scope.symbols())))
+        if stray:
+            res.ok = False
+            res.detail += f"; it uses {', '.join(stray)}, which {'is' if len(stray) == 1 else 'are'} not a symbol " \
+                          "of the derivation (declare it with a range)"
+            return res
         if claim is None or claim is sp.true:
             if evidence:
                 res.ok, res.detail = False, res.detail + "; there is nothing to check numerically"

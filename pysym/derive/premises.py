@@ -158,6 +158,12 @@ class Premise(Step):
         plain = {t: scope.plain(v) for t, v in replace.items()}
         bound = [h.xreplace(plain) if plain else h for h in bound]
         problems = []
+        from pysym.derive.steps import undefined_somewhere
+
+        for side in (self.relation.lhs, self.relation.rhs) if isinstance(self.relation, sp.Rel) else ():
+            why = undefined_somewhere(scope.plain(side), scope)
+            if why:
+                return fail(f"the premise is not defined on the whole domain: {why}")
         if not same_relation(conclusion, self.relation, scope):
             problems.append(f"its conclusion `{sp.sstr(conclusion)}` does not match the premise "
                             f"`{sp.sstr(self.relation)}`")

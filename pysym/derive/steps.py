@@ -101,6 +101,12 @@ class Step:
         """The relation spot-checked numerically (``None``: nothing to evaluate)."""
         return self.claim
 
+    @property
+    def stated_symbols(self) -> set:
+        """The symbols the step's claim is about (each must be a symbol of the derivation)."""
+        claim = self.claim
+        return set(claim.free_symbols) if isinstance(claim, sp.Basic) else set()
+
 
 @dataclass
 class Remark(Step):
@@ -210,9 +216,9 @@ def undefined_somewhere(expr, scope) -> str | None:
         elif isinstance(sub, sp.log):
             if not nonzero(sub.args[0]):
                 return f"the argument of `{sp.sstr(sub)}` is not proved nonzero"
-        elif isinstance(sub, sp.binomial):
-            if not all(a.is_integer for a in sub.args):
-                return f"`{sp.sstr(sub)}` has arguments not known to be integers"
+        elif isinstance(sub, sp.binomial):  # the combinatorial binomial: SymPy's gamma rewriting holds there only
+            if not all(a.is_integer and scope.prove_nonnegative(a).ok for a in sub.args):
+                return f"`{sp.sstr(sub)}` has arguments not proved nonnegative integers"
         elif isinstance(sub, sp.factorial):  # the gamma function's poles are at the negative integers
             if not (sub.args[0].is_integer and scope.prove_nonnegative(sub.args[0]).ok):
                 return f"`{sp.sstr(sub)}` needs an argument proved a nonnegative integer"
@@ -266,6 +272,16 @@ class Stationary(Step):
         named = differentiated_names(scope, self.expr)
         if named:
             return StepResult(self, False, "sympy", named)
+        for part, what in ((self.point, "the point"), (self.second_form, "the second derivative's form")):
+            why = undefined_somewhere(scope.plain(part), scope) if part is not None else None
+            if why:
+                return StepResult(self, False, "sympy", f"{what} is not defined on the whole domain: {why}")
+        if self.over is not None:  # the variable's assumptions (its sign) are used on `over` too: they must hold there
+            low = self.over[0]
+            for kind, holds in (("positive", self.var.is_positive), ("nonnegative", self.var.is_nonnegative)):
+                if holds and not (sp.sympify(low).is_number and low >= 0 or scope.prove_nonnegative(low).ok):
+                    return StepResult(self, False, "sympy", f"`over` reaches below 0, but {sp.sstr(self.var)} is "
+                                      f"declared {kind} (its range), which the proofs on `over` would assume")
         # a kink (Piecewise, Abs, Max) has a derivative SymPy reads branch by branch; smooth where the point is
         # claimed to lie: on `over` when it is given (it may reach beyond the declared range)
         rough_scope = scope if self.over is None else d.scope({**(self.where or {}), self.var.name: self.over}, check=False)
@@ -387,6 +403,13 @@ class Elasticity(Step):
         if not scope.prove_nonzero(Fx).ok:
             return StepResult(self, False, "sympy", f"cannot prove dF/d{sp.sstr(self.unknown)} = {sp.sstr(Fx)} "
                               "is nonzero here, so the implicit function theorem does not apply")
+        of = self.of if self.of is not None else self.unknown
+        if not scope.prove_nonzero(of).ok:  # an elasticity is d log(of): of = 0 makes it 0/0
+            return StepResult(self, False, "sympy", f"cannot prove {sp.sstr(of)} is nonzero here, so its "
+                              "elasticity (a derivative of its logarithm) may not exist")
+        why = undefined_somewhere(scope.plain(self.value), scope)
+        if why:
+            return StepResult(self, False, "sympy", f"the stated value is not defined on the whole domain: {why}")
         p = scope.prove_zero(self.formula() - self.value)
         if not p.ok:
             return StepResult(self, False, "sympy", "implicit differentiation gives "
@@ -415,6 +438,10 @@ class Computed(Step):
     @property
     def claim(self):
         return sp.Eq(self.symbol, self.value if self.value is not None else sp.nan, evaluate=False)
+
+    @property
+    def stated_symbols(self) -> set:
+        return set(sp.sympify(self.equation).free_symbols) - {self.symbol}  # the symbol it computes is its own
 
     @property
     def numeric_claim(self):
@@ -503,12 +530,21 @@ class Limit(Step):
             return StepResult(self, False, "sympy", f"SymPy could not take the limit: {exc}")
         if isinstance(got, sp.Limit) or got.has(sp.nan, sp.AccumBounds):
             return StepResult(self, False, "sympy", f"SymPy could not determine the limit ({sp.sstr(got)})")
+        why = undefined_somewhere(scope.plain(self.value), scope)
+        if why:
+            return StepResult(self, False, "sympy", f"the stated limit is not defined on the whole domain: {why}")
         ok = scope.prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
         detail = f"SymPy computes the limit: {sp.sstr(got)}"
         if ok:
             problem = self._cross_check(scope)
             if problem:
                 return StepResult(self, False, "sympy", detail + f"; {problem}")
+            if (self.expr.free_symbols | self.value.free_symbols) - {self.var}:
+                # SymPy's limit with symbolic parameters decides signs it cannot know (a window of the parameters
+                # where it is wrong can be narrower than any sample): agreement at samples is evidence only
+                return StepResult(self, True, "numeric", detail + f" with symbolic parameters, and again at "
+                                  f"{self.SAMPLES * 2} sampled parameter values, where the values approaching it "
+                                  "agree too: not a proof for every parameter value")
         return StepResult(self, ok, "sympy", detail)
 
     def _approach(self, values: dict) -> str | None:
@@ -605,6 +641,10 @@ class Evaluate(Step):
         return sp.Eq(sp.Symbol(self.name), self.value if self.value is not None else self.expr, evaluate=False)
 
     @property
+    def stated_symbols(self) -> set:
+        return set(sp.sympify(self.value if self.value is not None else self.expr).free_symbols)  # not its name
+
+    @property
     def numeric_claim(self):
         return None
 
@@ -670,6 +710,10 @@ class Restriction(Step):
                               f"a restriction of the domain, resting on assumption {self.assumption}",
                               assumption=self.assumption)
         scope = d.scope(self.where, restrictions=ctx.get("restrictions_before", []))
+        for side in (rel.lhs, rel.rhs):
+            why = undefined_somewhere(scope.plain(side), scope)
+            if why:
+                return StepResult(self, False, "sympy", f"the restriction is not defined on the whole domain: {why}")
         small, big = (rel.lhs, rel.rhs) if isinstance(rel, (sp.LessThan, sp.StrictLessThan)) else (rel.rhs, rel.lhs)
         strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
         p = (scope.prove_positive if strict else scope.prove_nonnegative)(big - small)
