@@ -96,7 +96,7 @@ def md_inline(text) -> str:
     from pysym.render.text import md_prose
 
     text = printable(one_line(text))
-    if text.count("`") % 2:
+    if text.count("`") % 2 or "``" in text:  # code spans from single paired backticks only (see md_prose)
         text = text.replace("`", "'")
     parts = md_prose(text).split("`")  # md_prose escapes | outside code spans; a table needs it inside too
     return "`".join(p.replace("|", "\\|") if i % 2 else p for i, p in enumerate(parts))

@@ -80,6 +80,11 @@ def audit(paths: list[Path], statements: dict | None, *, root: Path | None = Non
         except AuditInputError as exc:
             result.errors.append(exc)
             continue
+        same = next((other for other in result.files if other.paper.id == cf.paper.id), None)
+        if same is not None:  # the reports group verdicts by paper id: two files of one id would mix their claims
+            result.errors.append(AuditInputError(cf.path, None, f"[paper] id `{cf.paper.id}` is already the id of "
+                                                                f"{same.path}: give each claims file its own id"))
+            continue
         result.files.append(cf)
         result.errors.extend(cf.errors)
         if progress is not None:

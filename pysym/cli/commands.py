@@ -168,6 +168,7 @@ def _stale_pdf(build: Path) -> Path | None:
         return None
     made = pdf.stat().st_mtime
     sources = list((build / "derivations").glob("*.tex")) + list((build / "plots").glob("*.png"))
+    sources += [p for p in (build / "audit" / "report.tex",) if p.is_file()]  # \input by main.tex
     return pdf if any(p.stat().st_mtime > made for p in sources) else None
 
 
@@ -183,10 +184,15 @@ def _derive(args, ws, statements: dict, names, *, pdf: bool | None, result=None)
     progress = _progress(args)
     cache = ReportCache(build / ".cache" / "derive", read=not getattr(args, "no_cache", False))
     reports = run(names or None, statements, progress, cache=cache)
+    # main.pdf has a chapter for every derivation: a PDF built from some names verifies the others too (through
+    # the cache when unchanged), so that no chapter is one an earlier run rendered from other code
+    others = run([n for n in REGISTRY if n not in (names or REGISTRY)], statements, progress, cache=cache) \
+        if pdf and names else []
     library = _library(ws.library, result) if result is not None else None
-    written = render_all(reports, build, extra_inputs=["../audit/report.tex"], statements=statements,
+    written = render_all(reports + others, build, extra_inputs=["../audit/report.tex"], statements=statements,
                          library=library, all_names=list(REGISTRY))
     failed = [r for r in reports if not r.ok]
+    failed_others = [r.derivation.name for r in others if not r.ok]
     for r in reports:
         methods: dict[str, int] = {}
         for s in r.steps:
@@ -201,6 +207,10 @@ def _derive(args, ws, statements: dict, names, *, pdf: bool | None, result=None)
              "verifies afresh)" if cache.hits else ""
     print(f"derive: {len(reports) - len(failed)} of {len(reports)} derivations verified{reused}; {n_files} files "
           f"under {ws.show(build)}")
+    if pdf and failed_others:
+        print(f"  pdf: not compiled: {', '.join(failed_others)}, also chapters of main.pdf, do not verify "
+              "(`moe-theory derive` shows why)")
+        return 1
     if pdf:
         if pdflatex_available():
             progress.step("  compiling build/derivations/main.pdf (pdflatex)")
@@ -277,6 +287,9 @@ def _audit(args, ws, statements: dict, files) -> int:
     cache = OutcomeCache(ws.build / ".cache" / "audit", read=not getattr(args, "no_cache", False))
     result = audit(paths, statements, root=ws.root, progress=_progress(args), budget=budget, cache=cache)
     written = write_reports(result, ws.build, adhoc=adhoc)
+    stale = None if adhoc else _stale_pdf(ws.build)
+    if stale is not None:  # it includes the audit chapter just rewritten: it would show the old verdicts
+        stale.unlink()
     here, project = ws.show(ws.build / "audit" / "adhoc") + "/", ws.show(ws.build / "audit" / "report") + ".*"
     if getattr(args, "json", False):
         sys.stdout.write(json_text(result))
@@ -289,6 +302,9 @@ def _audit(args, ws, statements: dict, files) -> int:
         if adhoc:
             print(f"  (an ad-hoc audit of the files named: its reports go to {here}; the project report "
                   f"{project} is written by `moe-theory audit` without FILE arguments)")
+    if stale is not None:
+        print("  main.pdf removed: its audit chapter changed (`moe-theory derive --pdf` rebuilds it)",
+              file=sys.stderr if getattr(args, "json", False) else sys.stdout)
     for err in result.errors:
         print(f"moe-theory: invalid input: {err}", file=sys.stderr)
     return exit_code(result)

@@ -154,9 +154,12 @@ def parse(text: str, symbols: dict | None = None):
     with ``{symbol: literal}`` for its decimal literals; ``None`` if it cannot be read."""
     symbols = symbols or {}
     literals: dict = {}
+    prefix = "LiTeRaL"
+    while prefix in text:  # a placeholder no name of the text can be (a symbol may be called LiTeRaL0)
+        prefix += "Q"
 
     def literal(m: re.Match) -> str:
-        name = f"LiTeRaL{len(literals)}"
+        name = f"{prefix}{len(literals)}"
         literals[sp.Symbol(name)] = m.group(0)
         return name
 

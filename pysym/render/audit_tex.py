@@ -159,4 +159,9 @@ def audit_tex(result, plots: dict | None = None) -> str:
              "own law or theorem over every admissible value of its printed numbers: "
              + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
              + f"; {len(result.mismatches)} differ from the verdict recorded in the claims file.")
-    return _clean(environment().get_template("audit_report.tex.j2").render(papers=papers, intro=intro))
+    problems = [tex_prose(str(e)) for e in result.errors]
+    if problems:
+        intro += (f" {len(problems)} input problem{'s' if len(problems) != 1 else ''} kept claims from being audited "
+                  "(listed at the end of this chapter).")
+    return _clean(environment().get_template("audit_report.tex.j2").render(papers=papers, intro=intro,
+                                                                             problems=problems))

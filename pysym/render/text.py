@@ -234,7 +234,9 @@ _MD_SYMBOLS = {"<=": "≤", ">=": "≥", "!=": "≠", "->": "→"}
 def md_prose(text: str) -> str:
     """Prose for Markdown: escaped, ``<=``-style operators as symbols, `code spans` kept as code."""
     parts = str(text).split("`")
-    if len(parts) % 2 == 0:
+    if len(parts) % 2 == 0 or "``" in str(text):
+        # only single backticks, in pairs, make code spans: CommonMark pairs runs of equal length, so an unpaired
+        # run (```) would leave what follows it as live inline HTML
         parts = [str(text)]
 
     def plain(p: str) -> str:
