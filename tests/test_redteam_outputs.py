@@ -99,7 +99,10 @@ def test_a_pdf_of_some_derivations_verifies_the_other_chapters(tmp_path, monkeyp
         return lambda: Derivation(name, name, vars=[x], steps=[Bound("b", low, x.symbol, by=Sign())],
                                   conclusion="b")
 
-    monkeypatch.setattr(library, "REGISTRY", {"good": made("good", 0), "broken": made("broken", 1)})
+    for name in list(library.REGISTRY):  # the one registry every module holds: emptied, then two derivations
+        monkeypatch.delitem(library.REGISTRY, name)
+    monkeypatch.setitem(library.REGISTRY, "good", made("good", 0))
+    monkeypatch.setitem(library.REGISTRY, "broken", made("broken", 1))
     ws = SimpleNamespace(build=tmp_path / "build", library=None, show=str)
     args = SimpleNamespace(no_cache=True, quiet=True)
     code = commands._derive(args, ws, {}, ["good"], pdf=True)
