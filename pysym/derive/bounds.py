@@ -47,7 +47,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from pysym.derive.premises import Premise
-from pysym.derive.steps import Step, StepResult, dependency, undefined_somewhere
+from pysym.derive.defined import undefined_somewhere
+from pysym.derive.steps import Step, StepResult, dependency
 
 __all__ = ["Bound", "Sign", "Combine", "Monotone", "Assumed", "Numeric", "inequality"]
 

@@ -41,13 +41,13 @@ from __future__ import annotations
 from pysym.derive.bounds import Assumed, Bound, Combine, Monotone, Numeric, Sign
 from pysym.derive.derivation import STEP_BUDGET, Derivation, DerivationError, Report
 from pysym.derive.domain import Assumption, Scope, ScopeError, Var
+from pysym.derive.limits import Limit
 from pysym.derive.premises import Premise, Term
 from pysym.derive.steps import (
     Computed,
     Evaluate,
     Identity,
     Elasticity,
-    Limit,
     Remark,
     Restriction,
     Stationary,

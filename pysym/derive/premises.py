@@ -158,7 +158,7 @@ class Premise(Step):
         plain = {t: scope.plain(v) for t, v in replace.items()}
         bound = [h.xreplace(plain) if plain else h for h in bound]
         problems = []
-        from pysym.derive.steps import undefined_somewhere
+        from pysym.derive.defined import undefined_somewhere
 
         for side in (self.relation.lhs, self.relation.rhs) if isinstance(self.relation, sp.Rel) else ():
             why = undefined_somewhere(scope.plain(side), scope)

@@ -12,7 +12,7 @@ Each step states one relation and checks why it holds, in the step's
 * :class:`Elasticity` -- ``d log(y) / d log(x)`` along a solution of
   ``F = 0``, by implicit differentiation (``F_y != 0`` is proved);
 * :class:`Computed`, :class:`Evaluate` -- numeric values, labelled as such;
-* :class:`Limit` -- a limit computed by SymPy;
+* :class:`~pysym.derive.limits.Limit` (its own module) -- a limit computed by SymPy;
 * :class:`Restriction` -- a relation between symbols that the derivation's
   points satisfy: proved from the ranges, or a named assumption;
 * :class:`Remark` -- prose, claims nothing.
@@ -42,6 +42,7 @@ import mpmath
 import sympy as sp
 
 from pysym.derive import numeric
+from pysym.derive.defined import differentiated_names, undefined_somewhere
 from pysym.derive.domain import finite
 
 __all__ = [
@@ -52,7 +53,6 @@ __all__ = [
     "Stationary",
     "Elasticity",
     "Computed",
-    "Limit",
     "Evaluate",
     "Restriction",
 ]
@@ -164,69 +164,6 @@ class Identity(Step):
 
 
 # functions defined at every real number; any other function must be shown defined where it is used
-DEFINED_EVERYWHERE = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.Abs)
-
-
-def differentiated_names(scope, *exprs) -> str | None:
-    """Why a step may not differentiate ``exprs``: they involve symbols naming Lean terms (``None`` if not).  A
-    name is an arbitrary real in every proof, but the term it names may vary with the other symbols
-    (`(List.replicate T 0).length` is `T`): a derivative would take it for a constant."""
-    marks = set(scope.names) | set(scope.names.values())
-    named = sorted({str(x) for e in exprs for x in sp.sympify(e).free_symbols if x in marks})
-    if named:
-        return (f"it differentiates {', '.join(named)}, which name{'s' if len(named) == 1 else ''} Lean terms: the "
-                "terms may vary with the other symbols, and a name is an arbitrary real")
-    return None
-
-
-def undefined_somewhere(expr, scope) -> str | None:
-    """Why ``expr`` may be undefined somewhere on ``scope`` (``None``: defined everywhere), by an allow-list:
-    a power whose exponent may be negative needs a base proved nonzero (`b**n` with `n` in [-3, -1] too), a
-    logarithm an argument proved nonzero, `binomial` integer arguments; any other function (`tan`, `gamma`:
-    poles) is refused."""
-    def nonzero(q) -> bool:
-        return scope.prove_positive(q).ok or scope.prove_positive(-q).ok
-
-    for sub in sp.preorder_traversal(sp.sympify(expr)):
-        if isinstance(sub, sp.Derivative):  # it exists only where what it is taken of is smooth (not |x| at 0)
-            named = differentiated_names(scope, sub.expr)
-            if named:
-                return named
-            rough = scope.smooth(sub.expr)
-            if rough:
-                return f"the derivative `{sp.sstr(sub)}` may not exist: {rough[0]}"
-            continue  # (what it is taken of is looked at in turn)
-        if isinstance(sub, sp.Subs):  # taken at a point of the domain, where the rest is looked at
-            for var, point in zip(sub.variables, sub.point):
-                try:
-                    lo, hi = scope.range(var)
-                except KeyError:
-                    continue  # a variable of its own: what it is substituted into is looked at in turn
-                if not ((not finite(lo) or scope.prove_nonnegative(point - lo).ok)
-                        and (not finite(hi) or scope.prove_nonnegative(hi - point).ok)):
-                    return (f"`{sp.sstr(sub)}` is taken at {sp.sstr(var)} = {sp.sstr(point)}, not proved inside "
-                            f"the range [{sp.sstr(lo)}, {sp.sstr(hi)}] of {sp.sstr(var)}")
-            continue
-        if sub.is_Atom or sub.is_Add or sub.is_Mul or isinstance(sub, sp.Tuple):
-            continue
-        if sub.is_Pow:
-            base, e = sub.args
-            if e.is_nonnegative is not True and not base.is_number and not nonzero(base):
-                return f"the denominator `{sp.sstr(base)}` is not proved nonzero"
-        elif isinstance(sub, sp.log):
-            if not nonzero(sub.args[0]):
-                return f"the argument of `{sp.sstr(sub)}` is not proved nonzero"
-        elif isinstance(sub, sp.binomial):  # the combinatorial binomial: SymPy's gamma rewriting holds there only
-            if not all(a.is_integer and scope.prove_nonnegative(a).ok for a in sub.args):
-                return f"`{sp.sstr(sub)}` has arguments not proved nonnegative integers"
-        elif isinstance(sub, sp.factorial):  # the gamma function's poles are at the negative integers
-            if not (sub.args[0].is_integer and scope.prove_nonnegative(sub.args[0]).ok):
-                return f"`{sp.sstr(sub)}` needs an argument proved a nonnegative integer"
-        elif not isinstance(sub, DEFINED_EVERYWHERE):
-            return f"`{sp.sstr(sub)}` is not known to be defined everywhere (a function with poles?)"
-    return None
-
-
 def _interval(lo, hi, open_: bool) -> str:
     return ("(" if open_ else "[") + f"{sp.sstr(lo)}, {sp.sstr(hi)}" + (")" if open_ else "]")
 
@@ -487,139 +424,6 @@ class Computed(Step):
 
 
 # functions whose limits SymPy's algorithm is trusted with (analytic where defined)
-ANALYTIC = (sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.atan, sp.sinh, sp.cosh, sp.tanh)
-
-
-@dataclass
-class Limit(Step):
-    """``lim_{var -> point} expr = value``, computed by SymPy."""
-
-    expr: object = None
-    var: object = None
-    point: object = None
-    value: object = None
-
-    def __init__(self, id, expr, var, point, value, text=""):
-        super().__init__(id, text)
-        self.expr, self.var, self.point, self.value = sp.sympify(expr), var, sp.sympify(point), sp.sympify(value)
-
-    @property
-    def claim(self):
-        return sp.Eq(sp.Limit(self.expr, self.var, self.point), self.value, evaluate=False)
-
-    @property
-    def numeric_claim(self):
-        return None
-
-    def check(self, d, ctx):
-        for sub in sp.preorder_traversal(self.expr):
-            if isinstance(sub, (sp.Function, sp.Piecewise)) and not isinstance(sub, ANALYTIC):
-                # SymPy takes the branch that holds at the point itself: lim_{x->0+} Piecewise((0, x <= 0), (t, True))
-                # came out 0
-                return StepResult(self, False, "sympy", f"SymPy's limit is trusted for analytic functions only, and "
-                                  f"{sp.sstr(sub.func)} is not one")
-        scope = d.scope(self.where)
-        # a symbol naming a Lean term is an arbitrary real here: its declared range is no fact about the term
-        named = sorted(map(str, (self.expr.free_symbols | self.value.free_symbols) & set(scope.names)))
-        if named:
-            return StepResult(self, False, "sympy", f"the limit involves {', '.join(named)}, which name Lean terms: "
-                              "arbitrary reals here, whose declared ranges say nothing about the terms")
-        try:
-            got = sp.limit(self.expr, self.var, self.point)
-        except (NotImplementedError, ValueError) as exc:
-            return StepResult(self, False, "sympy", f"SymPy could not take the limit: {exc}")
-        if isinstance(got, sp.Limit) or got.has(sp.nan, sp.AccumBounds):
-            return StepResult(self, False, "sympy", f"SymPy could not determine the limit ({sp.sstr(got)})")
-        why = undefined_somewhere(scope.plain(self.value), scope)
-        if why:
-            return StepResult(self, False, "sympy", f"the stated limit is not defined on the whole domain: {why}")
-        ok = scope.prove_zero(got - self.value).ok if got.is_finite is not False else got == self.value
-        detail = f"SymPy computes the limit: {sp.sstr(got)}"
-        if ok:
-            problem = self._cross_check(scope)
-            if problem:
-                return StepResult(self, False, "sympy", detail + f"; {problem}")
-            if (self.expr.free_symbols | self.value.free_symbols) - {self.var}:
-                # SymPy's limit with symbolic parameters decides signs it cannot know (a window of the parameters
-                # where it is wrong can be narrower than any sample): agreement at samples is evidence only
-                return StepResult(self, True, "numeric", detail + f" with symbolic parameters, and again at "
-                                  f"{self.SAMPLES * 2} sampled parameter values, where the values approaching it "
-                                  "agree too: not a proof for every parameter value")
-        return StepResult(self, ok, "sympy", detail)
-
-    def _approach(self, values: dict) -> str | None:
-        """Why the expression at points approaching the limit (300 digits) does not tend to the claimed value
-        at the parameter values ``values``, or None: a refutation, never a proof (SymPy 1.14 gives 1 for the
-        limit of cosh(x)**2 - sinh(x)**2 - 1, which is 0 everywhere)."""
-        f, v = self.expr.xreplace(values), self.value.xreplace(values)
-        p = self.point
-        if p is sp.oo:
-            xs = [sp.Integer(10) ** k for k in (3, 6, 12, 24)]
-        elif p is -sp.oo:
-            xs = [-sp.Integer(10) ** k for k in (3, 6, 12, 24)]
-        else:
-            xs = [p + sp.Integer(10) ** -k for k in (3, 6, 12, 24)]  # SymPy's default direction: from above
-        try:
-            with mpmath.workdps(300):
-                ys = [sp.N(f, 300, subs={self.var: x}) for x in xs]
-            if not all(y.is_real and y.is_finite for y in ys):
-                return None  # no verdict from a value that is not a finite real
-            if v is sp.oo or v is -sp.oo:
-                sign = 1 if v is sp.oo else -1
-                grows = all(sign * b > sign * a for a, b in zip(ys, ys[1:])) and sign * ys[-1] > 0
-                return None if grows else (f"but the values at {', '.join(map(sp.sstr, xs))} are "
-                                           f"{', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, which do not tend to "
-                                           f"{sp.sstr(v)}")
-            vv = sp.N(v, 300)
-            gaps = [abs(y - vv) for y in ys]
-            if gaps[-1] <= sp.Float(10) ** -100 or gaps[-1] < gaps[0] * sp.Rational(9, 10):
-                return None
-            return (f"but the values at {', '.join(map(sp.sstr, xs))} are {', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, "
-                    f"which do not approach {sp.sstr(v)}")
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            return None
-
-    SAMPLES = 3
-
-    def _cross_check(self, scope) -> str | None:
-        """SymPy's limit with symbolic parameters has known wrong answers
-        (sympy#23525): take the limit again with the parameters fixed at
-        sample values (another computation) and compare it with the value
-        claimed there; ``None`` when every sample agrees, else why not."""
-        params = (self.expr.free_symbols | self.value.free_symbols) - {self.var}
-        if not params:
-            return self._approach({})
-        # the sampler's first tries are corners of the ranges: interior points too (a wrong symbolic limit may be
-        # wrong only inside, `x**(a*(4 - a)) - x**2` for a in (0.59, 3.41))
-        drawn = scope.domain().restricted(params).sample(self.SAMPLES + 8)
-        points = drawn[:self.SAMPLES] + drawn[8:]
-        if not points:
-            return "no sample of the parameters to take the limit at"
-        for point in points:
-            values = {s: (sp.Integer(int(v)) if s.is_integer else sp.Rational(mpmath.nstr(v, 6)))
-                      for s, v in point.items() if s in params}
-            shown = ", ".join(f"{sp.sstr(s)} = {sp.sstr(v)}" for s, v in values.items())
-            try:
-                at = sp.limit(self.expr.xreplace(values), self.var, self.point)
-            except (NotImplementedError, ValueError) as exc:
-                return f"SymPy could not take the limit at {shown} to confirm it: {exc}"
-            claimed = self.value.xreplace(values)
-            if at.is_finite is False or claimed.is_finite is False:
-                agree = at == claimed
-            else:
-                with mpmath.workdps(numeric.DIGITS):
-                    a, c = sp.N(at, numeric.DIGITS), sp.N(claimed, numeric.DIGITS)
-                    agree = bool(a.is_number and c.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
-                             and abs(a - c) <= sp.Float(10) ** (-numeric.DIGITS + 10) * (1 + abs(c)))
-            if not agree:
-                return (f"but at {shown} the limit is {sp.sstr(at)}, not {sp.sstr(claimed)} (SymPy's limit with "
-                        "symbolic parameters is wrong here)")
-            away = self._approach(values)
-            if away:
-                return f"at {shown}, {away}"
-        return None
-
-
 @dataclass
 class Evaluate(Step):
     """A closed-form value evaluated at 50 digits (e.g. an optimum at the
