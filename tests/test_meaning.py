@@ -869,3 +869,29 @@ def test_a_binder_named_inst_is_a_binder_unless_it_is_an_anonymous_instance():
     # round 9: `(_inst : Nat → Nat)` was dropped from the binders, so `_inst 0` read as a function of the library
     assert "_inst" in parse_statement("∀ (m : Nat) (_inst : Nat → Nat), _inst 0 = m").binders
     assert "_inst" not in parse_statement("∀ (m : Nat) [DecidableEq Nat], m = m").binders
+
+
+def test_a_constant_at_two_universe_levels_is_two_terms():
+    # round 11: `c.{0} = 0 ∧ c.{1} = 1` prints `RtB.c = 0 ∧ RtB.c = 1` (a bare constant prints without its levels)
+    from pysym.lean.meaning import statement_problems
+    from pysym.lean.terms import ConstantInfo
+
+    consts = {Name.of("RtB.c"): ConstantInfo("defn", Name.of("RtB.c"), (Name.of("u"),), {}, NAT, None)}
+    c0, c1 = Const(Name.of("RtB.c"), (Zero(),)), Const(Name.of("RtB.c"), (Succ(Zero()),))
+    terms = {"RtB.both": app("And", app("Eq", NAT, c0, num(0)), app("Eq", NAT, c1, num(1))),
+             "RtB.t0": app("Eq", NAT, c0, num(0)), "RtB.t1": app("Eq", NAT, c1, num(1))}
+    for n, ty in terms.items():
+        consts[Name.of(n)] = ConstantInfo("thm", Name.of(n), (), {}, ty, None)
+    texts = {"RtB.both": "RtB.c = 0 ∧ RtB.c = 1", "RtB.t0": "RtB.c = 0", "RtB.t1": "RtB.c = 1"}
+    found = statement_problems(list(texts), consts, texts, declared=list(texts))
+    assert all(found[n] for n in texts), found
+
+
+def test_a_binder_of_an_alias_type_used_as_a_number_is_refused():
+    # round 11: `∀ (x : N), x ≤ x * x` with `N := Nat` read x as an unrestricted symbol (false at x = 1/2)
+    ours = project(N=("defn", TYPE, NAT))
+    x = BVar(0)
+    t = ForallE(Name.of("x"), const("N"), le(const("instLENat"), x, nat_op("HMul.hMul", "instMulNat", x, x)),
+                "default")
+    found = type_problems(t, ours, "∀ (x : N), x ≤ x * x")
+    assert any("binder is not of a core number type" in p for p in found), found

@@ -392,3 +392,53 @@ def test_a_zero_base_to_a_printed_power_is_zero():
 
     z = Iv.of(0, 0).power(Iv.of(0.3, 0.4))  # recursed forever
     assert z.lo == 0 and z.hi == 0
+
+
+def test_region_bounds_are_not_rounded_to_a_nearby_rational(tmp_path):
+    # nsimplify made 1 - exp(-50) the bound 1: `(x - 1)*2.0 >= 0` held on [1 - e^-50, 2] (it fails at its lower
+    # end), and `(x - 1)*2.0 > 0` failed on [1 + e^-50, 2] "at x = 1", outside the region
+    v = _verdicts(tmp_path, '''
+        [paper]
+        id = "red3d"
+        title = "region bounds"
+
+        [symbols]
+        x = { description = "x", range = [0.5, 3] }
+        y = { description = "y", range = [0.5, 3] }
+
+        [[claim]]
+        id = "lower"
+        kind = "inequality"
+        quote = "q"
+        where = "w"
+        expected = "fails"
+        lhs = "(x - 1)*2.0"
+        rel = ">="
+        rhs = "0"
+        region = { x = ["1 - exp(-50)", 2] }
+
+        [[claim]]
+        id = "strict"
+        kind = "inequality"
+        quote = "q"
+        where = "w"
+        expected = "holds"
+        lhs = "(x - 1)*2.0"
+        rel = ">"
+        rhs = "0"
+        region = { x = ["1 + exp(-50)", 2] }
+
+        [[claim]]
+        id = "end"
+        kind = "optimum"
+        quote = "q"
+        where = "w"
+        expected = "fails"
+        law = "x*(y - 1 + exp(-60))"
+        argmin = "x"
+        over = [1, 2]
+        location = "lower"
+        region = { y = ["1 - exp(-50)", 2] }
+        ''')
+    got = {k: o.verdict for k, o in v.items()}
+    assert got["lower"] != "holds" and got["strict"] != "fails" and got["end"] != "holds", v

@@ -71,9 +71,12 @@ def numeric_box(ctx, symbols) -> list[Var] | None:
         lo, hi = ctx.range(spec)
         if not (lo.is_number and hi.is_number):
             return None
+        # the box is the region exactly: a rational or a float is its own value; any other number (1 - exp(-50),
+        # sqrt(2)) has no exact end here, and `nsimplify` would round it to a nearby rational (1 - exp(-50) to 1)
+        if not all(b.is_Rational or b.is_Float for b in (lo, hi)):
+            return None
         try:
-            out.append(Var(sym, fraction(sp.Rational(sp.nsimplify(lo)) if not lo.is_Rational else lo),
-                           fraction(sp.Rational(sp.nsimplify(hi)) if not hi.is_Rational else hi), bool(spec.integer)))
+            out.append(Var(sym, fraction(sp.Rational(lo)), fraction(sp.Rational(hi)), bool(spec.integer)))
         except (TypeError, ValueError):
             return None
     return out

@@ -67,7 +67,7 @@ from pysym.schemas import format_fields
 __all__ = ["CheckResult", "check_project", "order_modules", "combine", "classify", "one_line",
            "parse_messages", "lean_options", "run_lean"]
 
-CHECKER_VERSION = 17
+CHECKER_VERSION = 18
 DEFAULT_TIMEOUT = 1800
 FULL_MODULE = "MoeTheoryCheck"
 

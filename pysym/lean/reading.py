@@ -373,7 +373,7 @@ def _variants(type_expr, constants) -> _Found:
                                f"{', '.join(f'`{n}`' for n in depends)}, bound in the statement: the printed "
                                f"`{printed}` would be read as one term for every value")
 
-    def go(e, ctx: tuple, record: bool = True) -> tuple[str, str, str]:
+    def go(e, ctx: tuple, record: bool = True, head: bool = False) -> tuple[str, str, str]:
         """``(coarse printed form, whole term, whole term as compared across statements)`` of ``e``."""
         if isinstance(e, MData):
             return go(e.expr, ctx, record)
@@ -385,7 +385,13 @@ def _variants(type_expr, constants) -> _Found:
             return name, name, "‹type›" if _type_variable(binder_type) else BOUND  # names bound twice: _binder_problems
         if isinstance(e, Const):
             full = f"{e.name}.{{{e.levels!r}}}"
-            return _user(e.name).rsplit(".", 1)[-1], full, _canonical_levels(full)
+            shown = _user(e.name).rsplit(".", 1)[-1]
+            if record and not head and e.levels and e.name in constants:
+                # a constant of the project standing alone prints without its universe levels: `c.{0}` and `c.{1}`
+                # both print `c` (an application records its head with it)
+                found.variants.setdefault(f"({shown} )", set()).add(full)
+                found.opaque.setdefault(unbound(f"({shown} )"), set()).add(_canonical_levels(full))
+            return shown, full, _canonical_levels(full)
         if isinstance(e, (ForallE, Lam)):
             binders[0] += 1
             if id(e) in top:
@@ -425,7 +431,7 @@ def _variants(type_expr, constants) -> _Found:
                 args.append(head.arg)
                 head = head.fn
             args.reverse()
-            hp, hf, hc = go(head, ctx, record)
+            hp, hf, hc = go(head, ctx, record, head=True)
             ours = isinstance(head, Const) and head.name in constants
             if ours:
                 info = infos(head.name)

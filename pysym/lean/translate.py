@@ -181,7 +181,10 @@ class _Reader:
         while isinstance(e, MData):
             e = e.expr
         if isinstance(e, BVar):
-            return self.binder(e)
+            value = self.binder(e)
+            if not (value.is_integer or value.is_rational):  # a binder of another type (`x : N` with `N := Nat`)
+                return _refuse("a number whose binder is not of a core number type")
+            return value
         if isinstance(e, Lit):
             return sp.Integer(e.value) if isinstance(e.value, int) else BOX
         head, args = _spine(e)
