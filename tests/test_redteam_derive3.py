@@ -242,3 +242,21 @@ def test_values_points_premises_and_restrictions_are_defined_on_the_whole_domain
     zero = Derivation("z", "t", vars=[w, Var("v", -1, 1)], steps=[
         Elasticity("e", W * sp.Symbol("v", real=True), sp.Symbol("v", real=True), W, -1)], conclusion="e")
     assert not zero.verify().ok  # the solution v = 0: its elasticity is 0/0
+
+
+def test_sympys_sign_of_a_reciprocal_of_integers_is_not_trusted():
+    # SymPy 1.14: (1/(k + s) - 1).is_nonnegative is True for integers k >= 1, s >= 0 (false at k = 2, s = 0); with
+    # the order k <= n (n = k + s) the prover "proved" log(k/n) >= 0, and a derivation log T <= log k + ... verified
+    from pysym.derive import prove
+
+    n, k = sp.symbols("n k", integer=True, positive=True)
+    s = sp.Symbol("s", integer=True, nonnegative=True)
+    assert not prove.prove_nonnegative(sp.log(k / n), [(k, n)]).ok
+    assert not prove.prove_nonnegative(1 / (k + s) - 1).ok
+    assert prove.prove_nonnegative(sp.log(n / k), [(k, n)]).ok  # the true direction is still proved
+    T, kk = Var("T", 2, 1000, integer=True), Var("k", 1, "T", integer=True)
+    x = Var("x", 0, 1)
+    r = Derivation("b", "t", vars=[T, kk, x], steps=[
+        Bound("b", sp.log(T.symbol), sp.log(kk.symbol) + sp.Integer(10)**30 * (x.symbol - sp.Rational(1, 2))**2,
+              by=Sign())], conclusion="b").verify()
+    assert not r.ok, _detail(r)

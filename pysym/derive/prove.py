@@ -360,6 +360,11 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     # SymPy's own sign, for expressions of functions whose assumptions are vetted (atan(n).is_positive is True for
     # an integer n that may be 0: SymPy 1.14 takes "not rational" for "not zero")
     trusted = not any(isinstance(f, sp.Function) and not isinstance(f, TRUSTED_SIGNS) for f in e.atoms(sp.Function))
+    # nor with a reciprocal (a power not known nonnegative) of an expression in integer symbols: SymPy 1.14 gives
+    # (1/(k + s) - 1).is_nonnegative = True for integers k >= 1, s >= 0 (its monotonic-sign shortcut takes the
+    # value at the lower end for the least), and log(k/n) >= 0 would follow from it
+    trusted = trusted and not any(p.exp.is_nonnegative is not True and any(x.is_integer for x in p.base.free_symbols)
+                                  for p in e.atoms(sp.Pow))
     if trusted and strict and e.is_positive is True:
         return True
     if trusted and not strict and e.is_nonnegative is True:
