@@ -260,3 +260,17 @@ def test_sympys_sign_of_a_reciprocal_of_integers_is_not_trusted():
         Bound("b", sp.log(T.symbol), sp.log(kk.symbol) + sp.Integer(10)**30 * (x.symbol - sp.Rational(1, 2))**2,
               by=Sign())], conclusion="b").verify()
     assert not r.ok, _detail(r)
+
+
+def test_selectors_and_rational_reciprocals_do_not_borrow_sympys_wrong_signs():
+    # Max(1, 1/(k + s)) re-evaluated to 1/(k + s) under the substitution n = k + s; a rational symbol's reciprocal
+    # took SymPy's wrong sign like an integer's
+    from pysym.derive import prove
+
+    k, n = sp.symbols("k n", integer=True, positive=True)
+    x, y = sp.symbols("x y", rational=True, nonnegative=True)
+    assert not prove.prove_nonnegative(k * (1 / n - sp.Max(1, 1 / n)), [(k, n)]).ok  # -1/2 at k = 1, n = 2
+    assert not prove.prove_nonnegative(k * sp.Min(1, 1 / n) - k, [(k, n)]).ok
+    assert not prove.prove_positive(1 / (x + y + 1) - sp.Rational(1, 2)).ok  # -1/6 at x = y = 1
+    assert not prove.prove_nonnegative(sp.log(1 / (x + y + 1))).ok
+    assert prove.prove_nonnegative(k * sp.log(n / k), [(k, n)]).ok  # without selectors, substitutions still prove

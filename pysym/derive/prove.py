@@ -325,16 +325,20 @@ def _prove_sign_unbounded(expr, order, strict: bool) -> Proof:
     expr, replaced = _positive_atoms(expr, order, at_least_one=True)
     atoms = f" (with {', '.join(replaced)} >= 1, integer arguments in range)" if replaced else ""
     attempts = [(expr, [])]
+    # Min, Max, Abs and Piecewise are evaluated again by every rewrite, with SymPy's sign of their arguments, which
+    # is wrong for some expressions in rational symbols (Max(1, 1/(k + s)) became 1/(k + s)): such an expression
+    # is judged as written only
+    selectors = expr.atoms(sp.Min, sp.Max, sp.Abs, sp.Piecewise) and any(x.is_rational for x in expr.free_symbols)
     for numeric_upper in (False, True):
         subs, names = _order_substitutions(order, numeric_upper, expr.free_symbols)
-        if subs:
+        if subs and not selectors:
             attempts.append((_apply(expr, subs), names))
     tried = set()
     for form, names in attempts:
         if form in tried:
             continue
         tried.add(form)
-        cands = (lambda: form, lambda: sp.expand(form)) if heavy(form) else (
+        cands = (lambda: form,) if selectors else (lambda: form, lambda: sp.expand(form)) if heavy(form) else (
             lambda: form, lambda: sp.expand_log(form, force=False), lambda: sp.factor(sp.together(form)),
             lambda: sp.expand(form), lambda: sp.simplify(form))
         for make in cands:
@@ -363,8 +367,8 @@ def _sign(e: sp.Expr, strict: bool, depth: int = 0) -> bool:
     # nor with a reciprocal (a power not known nonnegative) of an expression in integer symbols: SymPy 1.14 gives
     # (1/(k + s) - 1).is_nonnegative = True for integers k >= 1, s >= 0 (its monotonic-sign shortcut takes the
     # value at the lower end for the least), and log(k/n) >= 0 would follow from it
-    trusted = trusted and not any(p.exp.is_nonnegative is not True and any(x.is_integer for x in p.base.free_symbols)
-                                  for p in e.atoms(sp.Pow))
+    trusted = trusted and not any(p.exp.is_nonnegative is not True and any(x.is_rational for x in p.base.free_symbols)
+                                  for p in e.atoms(sp.Pow))  # (rational symbols too: the shortcut needs only that)
     if trusted and strict and e.is_positive is True:
         return True
     if trusted and not strict and e.is_nonnegative is True:
