@@ -129,3 +129,10 @@ def explosive(expr) -> bool:
 def safe_simplify(expr):
     """``sp.simplify(expr)``, or ``expr`` itself when :func:`explosive`."""
     return expr if explosive(expr) else sp.simplify(expr)
+
+
+def monotone(g, v, order) -> bool:
+    """Whether ``g`` is proved monotone in ``v`` (``dg/dv`` of one sign) under ``order``: an equation ``g = 0`` has
+    at most one root in ``v`` there, so the one solution SymPy gives is not one branch of several."""
+    slope = sp.diff(g, v)
+    return attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)

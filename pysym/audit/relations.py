@@ -215,12 +215,10 @@ def _keeps_what_the_law_assumes(ctx: Context, sym, value, lo, hi) -> None:
         if problem:
             raise ctx.cf.error(claim, f"`subs`: {sym} = {written} {problem}")
         return
-    needs = [(kind, test) for kind, test in (("positive", sym.is_positive), ("nonnegative", sym.is_nonnegative))
-             if test]
-    for kind, _ in needs[:1]:
-        if not attempt(kind, value, ctx.order()):
-            raise ctx.cf.error(claim, f"`subs`: {sym} = {written} is not proved {kind} on the region, as {sym} is "
-                                      "declared (the laws are read with that): restrict `region`")
+    kind = "positive" if sym.is_positive else "nonnegative" if sym.is_nonnegative else None
+    if kind and not attempt(kind, value, ctx.order()):
+        raise ctx.cf.error(claim, f"`subs`: {sym} = {written} is not proved {kind} on the region, as {sym} is "
+                                  "declared (the laws are read with that): restrict `region`")
     if sym.is_integer and value.is_integer is not True:
         raise ctx.cf.error(claim, f"`subs`: {sym} = {written} is not an integer, as {sym} is declared")
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from pysym.derive.defined import undefined_somewhere
 from pysym.derive.domain import ScopeError
 from pysym.derive.steps import Step, StepResult
 from pysym.lean.parse import NUMERIC_TYPES, LeanParseError, parse_statement
@@ -158,8 +159,6 @@ class Premise(Step):
         plain = {t: scope.plain(v) for t, v in replace.items()}
         bound = [h.xreplace(plain) if plain else h for h in bound]
         problems = []
-        from pysym.derive.defined import undefined_somewhere
-
         for side in (self.relation.lhs, self.relation.rhs) if isinstance(self.relation, sp.Rel) else ():
             why = undefined_somewhere(scope.plain(side), scope)
             if why:

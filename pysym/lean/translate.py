@@ -47,7 +47,9 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.logic.boolalg import BooleanFunction
 
-from pysym.lean.terms import App, BVar, Const, ForallE, Lit, MData
+from pysym.lean.meaning import _spine
+from pysym.lean.reading import _depends
+from pysym.lean.terms import BVar, Const, ForallE, Lit, MData
 
 __all__ = ["BOX", "TermReading", "term_reading", "translation_problems"]
 
@@ -83,17 +85,6 @@ class TermReading:
 
 def _refuse(why: str) -> sp.Symbol:
     return sp.Symbol(f"{_REFUSE} {why}")
-
-
-def _spine(e):
-    args = []
-    while isinstance(e, (App, MData)):
-        if isinstance(e, MData):
-            e = e.expr
-        else:
-            args.append(e.arg)
-            e = e.fn
-    return e, args[::-1]
 
 
 def _const(e) -> str | None:
@@ -136,7 +127,7 @@ class _Reader:
         while isinstance(e, MData):
             e = e.expr
         if isinstance(e, ForallE):
-            if e.binder_info == "default" and not _mentions_outer(e.body, 0):  # `P → Q`
+            if e.binder_info == "default" and not _depends(e.body, 0):  # `P → Q`
                 hyp = self.prop(e.binder_type)
                 self.ctx.append(("", BOX))
                 try:
@@ -242,12 +233,6 @@ def _nat_pow(inst) -> bool:
     return _const(h2) == "instPowNat" and len(a2) == 2 and _const(a2[1]) == "instNatPowNat"
 
 
-def _mentions_outer(e, depth: int) -> bool:
-    from pysym.lean.reading import _depends
-
-    return _depends(e, depth)
-
-
 def term_reading(type_expr, constants: Mapping, functions: Mapping | None = None) -> TermReading:
     """The statement ``type_expr`` (a theorem's compiled type) as the parser splits a text: binders (instance
     binders left out), hypotheses and conclusion, read by the allow-list of the module docstring;
@@ -265,7 +250,7 @@ def term_reading(type_expr, constants: Mapping, functions: Mapping | None = None
         if not isinstance(e, ForallE):
             break
         name = printed_name(e.binder_name)
-        if e.binder_info != "default" or _mentions_outer(e.body, 0):  # printed as a binder
+        if e.binder_info != "default" or _depends(e.body, 0):  # printed as a binder
             kind = reader.numeric(e.binder_type)
             if e.binder_info != "instImplicit":
                 out.binders.append((name, kind))

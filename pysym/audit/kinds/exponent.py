@@ -62,7 +62,7 @@ from pysym.audit.precision import Check, compare_all
 from pysym.audit.printed import Printed, constants_of, has_printed, midpoint, printed_in
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.relations import scope_note
-from pysym.audit.proofs import attempt
+from pysym.audit.proofs import attempt, monotone
 from pysym.audit.scaling import coefficient, power_terms, scaling_exponent, stationary_minimum
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric, prove
@@ -112,8 +112,7 @@ class _Setup:
                 sol = sp.solve(sp.Eq(left, right), self.eliminated)
             if len(sol) != 1:
                 raise cf.error(claim, f"cannot solve the constraint for `{self.eliminated}` (solutions: {len(sol)})")
-            slope = sp.diff(left - right, self.eliminated)  # monotone: SymPy's is the only solution in the range
-            if not (attempt("nonnegative", slope, self.ctx.order()) or attempt("nonnegative", -slope, self.ctx.order())):
+            if not monotone(left - right, self.eliminated, self.ctx.order()):  # else SymPy's may be one branch
                 raise ValueError(f"the constraint is not proved monotone in {self.eliminated}: it may have several "
                                  "solutions")
             self.elim_expr = sol[0]

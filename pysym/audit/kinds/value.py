@@ -101,17 +101,16 @@ def _one_root(cf, claim, g, v, root) -> None:
     proved monotone in ``v`` on the range (at most one root there), and ``root`` proved inside the range at ``at``
     (SymPy may give one branch of several: ``y = x exp(-x)`` gives ``-LambertW(-y)``, 0.357 at y = 1/4, outside
     x in [1, 10], where the root is 2.153).  Raises :class:`NotTheRoot` with why not."""
-    from pysym.audit.proofs import attempt
+    from pysym.audit.proofs import attempt, monotone
 
     ctx = Context(cf, claim)
     order = ctx.order()
     lo, hi = ctx.range(cf.spec(v))
     at = claim.get("at", {})
     value = root.subs(at)
-    slope = sp.diff(g, v)
     if not {x for x in value.free_symbols if not isinstance(x, Printed)}:
         # a number at `at`: the constraint monotone on v's range (at most one root there), the root inside it
-        if not (attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)):
+        if not monotone(g, v, order):
             raise NotTheRoot(f"the constraint is not proved monotone in {v} on its range, so it may have several "
                              f"solutions there; SymPy's, {v} = {show(root)}, need not be the one meant")
         constraints = [(value - lo.subs(at), ">="), (hi.subs(at) - value, ">=")]
@@ -126,7 +125,7 @@ def _one_root(cf, claim, g, v, root) -> None:
     # it depends on what is minimized: the constraint monotone in v wherever v's sign allows (not only on its
     # range), and the root of that sign: then it is the one root there, wherever the minimizer lies
     free = [(a, b) for a, b in order if v not in (sp.sympify(a).free_symbols | sp.sympify(b).free_symbols)]
-    if not (attempt("nonnegative", slope, free) or attempt("nonnegative", -slope, free)):
+    if not monotone(g, v, free):
         raise NotTheRoot(f"the constraint is not proved monotone in {v} (for every {v} of its sign), so it may "
                          f"have several solutions; SymPy's, {v} = {show(root)}, need not be the one meant")
     for kind, test in (("positive", v.is_positive), ("nonnegative", v.is_nonnegative)):
