@@ -219,6 +219,37 @@ def test_print_version_compiles(built):
 
 
 @needs_web
+def test_the_dependency_graph_is_written_in_the_order_of_its_labels(monkeypatch):
+    """plastexdepgraph keeps the graph's nodes in sets of document nodes, which hash by address: the same
+    graph built from other objects (inserted in another order) must still give the same DOT text."""
+    from types import SimpleNamespace
+
+    from pysym.render.blueprint import _ORDERED_GRAPH
+
+    depgraph = pytest.importorskip("plastexdepgraph.Packages.depgraph")
+    monkeypatch.setattr(depgraph.DepGraph, "to_dot", depgraph.DepGraph.to_dot)  # restored afterwards
+    exec(_ORDERED_GRAPH, {})
+
+    class Node:  # hashed by identity, as plasTeX's nodes are
+        def __init__(self, label):
+            self.id, self.thmName, self.parentNode = f"lean:{label}", "theorem", None
+
+    def dot(labels):
+        nodes = {label: Node(label) for label in labels}
+        graph = depgraph.DepGraph()
+        graph.document = SimpleNamespace(userdata={"dep_graph": {}})
+        graph.nodes = set(nodes.values())
+        order = sorted(labels)  # several edges from each node, of each kind
+        graph.edges = {(nodes[a], nodes[b]) for i, a in enumerate(order) for b in order[i + 1:i + 4]}
+        graph.proof_edges = {(nodes[a], nodes[b]) for i, a in enumerate(order) for b in order[i + 4:i + 7]}
+        return graph.to_dot({}).string()
+
+    labels = [f"t{i:02d}" for i in range(40)]
+    first = dot(labels)
+    assert all(dot(labels[::-1] if i % 2 else labels) == first for i in range(4))
+    assert first.index('"lean:t00"') < first.index('"lean:t01"') < first.index('"lean:t39"')
+
+
 def test_web_version_builds(built):
     index = build_web(built)
     web = built / "blueprint" / "web"

@@ -158,10 +158,34 @@ def web_available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in WEB_EXTRA)
 
 
-# plasTeX, as `plastex` runs it, except that a jinja2 template is compiled once per environment and source:
-# plasTeX compiles a node's template again every time it renders a node (about 17,000 times for the
-# blueprint, half of its run), and the same source in the same environment compiles to the same template.
-_PLASTEX = """\
+# plasTeX, as `plastex` runs it, except that
+# - a jinja2 template is compiled once per environment and source: plasTeX compiles a node's template again
+#   every time it renders a node (about 17,000 times for the blueprint, half of its run), and the same source
+#   in the same environment compiles to the same template;
+# - plastexdepgraph adds the dependency graph's nodes in the order of a set of document nodes, which hash
+#   by their addresses in memory (a different order in every run): here they are added in the order of
+#   their labels, so that the page is the same bytes every time.
+_ORDERED_GRAPH = """\
+from plastexdepgraph.Packages import depgraph
+
+
+class _Ordered(set):
+    def __iter__(self):
+        return iter(sorted(set.__iter__(self), key=lambda node: node.id))
+
+
+_to_dot = depgraph.DepGraph.to_dot
+
+
+def to_dot(self, shapes):
+    self.nodes = _Ordered(self.nodes)  # graphviz writes each node's edges after it, whatever order they came in
+    return _to_dot(self, shapes)
+
+
+depgraph.DepGraph.to_dot = to_dot
+"""
+
+_PLASTEX = _ORDERED_GRAPH + """\
 import sys
 import jinja2
 
