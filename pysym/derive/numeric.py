@@ -109,26 +109,70 @@ class Domain:
         """``n`` points as ``{symbol: mpf}`` (integers for integer symbols)."""
         rng = random.Random(seed)
         syms = self.symbols()
-        bounds = [(_compile(r.low, syms), _compile(r.high, syms)) for r in self.ranges]
         constraints = [compile_relation(c, syms) for c in self.constraints]
         points: list[dict] = []
         tries = 0
         with mpmath.workdps(DIGITS):
+            draws = [_Draw(r, syms) for r in self.ranges]
             while len(points) < n and tries < 50 * n:
                 tries += 1
                 values: list = []
-                for r, (lo_f, hi_f) in zip(self.ranges, bounds):
-                    args = values + [mpmath.mpf(0)] * (len(syms) - len(values))
-                    lo, hi = mpmath.mpf(lo_f(*args)), mpmath.mpf(hi_f(*args))
-                    if r.integer:
-                        lo, hi = mpmath.ceil(lo), mpmath.floor(hi)
-                    if hi < lo:
+                for draw in draws:
+                    value = draw(rng, values, corner=tries <= 8)
+                    if value is None:
                         break
-                    values.append(_draw(rng, lo, hi, r.integer, corner=tries <= 8))
+                    values.append(value)
                 else:
                     if all(c(*values) for c in constraints):
                         points.append(dict(zip(syms, values)))
         return points
+
+
+class _Draw:
+    """Draws one symbol's value: boundary values first (corner cases), then
+    log-uniform draws over ranges of more than a factor 50 above zero, else
+    uniform ones; integers rounded into the range.  A range whose bounds are
+    constants has them (and their logarithms) computed once; the values are
+    the same as computing them afresh at every draw, since the arithmetic is."""
+
+    def __init__(self, r: Range, syms: list):
+        self.integer = r.integer
+        self.width = len(syms)
+        self.constant = not (sp.sympify(r.low).free_symbols or sp.sympify(r.high).free_symbols)
+        self.low_f, self.high_f = _compile(r.low, syms), _compile(r.high, syms)
+        if self.constant:
+            self.plan = self._plan(*self._bounds([]))
+
+    def _bounds(self, values: list):
+        args = values + [mpmath.mpf(0)] * (self.width - len(values))
+        lo, hi = mpmath.mpf(self.low_f(*args)), mpmath.mpf(self.high_f(*args))
+        if self.integer:
+            lo, hi = mpmath.ceil(lo), mpmath.floor(hi)
+        return lo, hi
+
+    @staticmethod
+    def _plan(lo, hi):
+        if hi < lo:
+            return None
+        if lo > 0 and hi / lo > 50:
+            log_lo = mpmath.log(lo)
+            return lo, hi, True, log_lo, mpmath.log(hi) - log_lo
+        return lo, hi, False, lo, hi - lo
+
+    def __call__(self, rng: random.Random, values: list, corner: bool):
+        plan = self.plan if self.constant else self._plan(*self._bounds(values))
+        if plan is None:
+            return None
+        lo, hi, logarithmic, start, span = plan
+        if corner:
+            pick = rng.choice([lo, hi])
+        elif logarithmic:
+            pick = mpmath.exp(start + span * mpmath.mpf(rng.random()))
+        else:
+            pick = start + span * mpmath.mpf(rng.random())
+        if self.integer:
+            return min(max(mpmath.nint(pick), lo), hi)
+        return pick
 
 
 def _compile(expr, syms):
@@ -160,19 +204,6 @@ def compile_relation(rel, syms):
     rhs = _compile(rel.rhs, syms)
     op = _OPS[rel.rel_op]
     return lambda *v: bool(op(lhs(*v), rhs(*v)))
-
-
-def _draw(rng: random.Random, lo, hi, integer: bool, corner: bool):
-    """Boundary values first (corner cases), then log-uniform or uniform draws."""
-    if corner:
-        pick = rng.choice([lo, hi])
-    elif lo > 0 and hi / lo > 50:
-        pick = mpmath.exp(mpmath.log(lo) + (mpmath.log(hi) - mpmath.log(lo)) * mpmath.mpf(rng.random()))
-    else:
-        pick = lo + (hi - lo) * mpmath.mpf(rng.random())
-    if integer:
-        return min(max(mpmath.nint(pick), lo), hi)
-    return pick
 
 
 def evaluate(expr: sp.Expr, point: dict) -> mpmath.mpf:
