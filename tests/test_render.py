@@ -13,6 +13,7 @@ skipped, saying so, only when it is not installed.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -118,8 +119,9 @@ def test_render_all_layout(rendered, reports, project):
 
 @pytest.mark.notebook
 def test_rendering_is_deterministic_across_processes(rendered, project, kernel_run):
-    """Another process (the notebooks' kernel, hash seed 12345) verified every
-    derivation (running its notebook) and rendered them all again: same bytes."""
+    """Another process (the notebooks' kernel, hash seed 12345) ran every
+    notebook (verifying the derivations of ``FRESH`` afresh) and rendered
+    them all again: same bytes."""
     first, second = _files(project / "build"), _files(kernel_run["rendered"])
     assert sorted(first) == sorted(second)
     different = [name for name in first if first[name] != second[name]]
@@ -345,6 +347,30 @@ NOTEBOOKS = ["zhao_theorem1", "routing_term", "zhao_remark3", "zhao_optimal_k", 
 # run in the kernel after every notebook: keep the report it verified (`%reset -f` clears the names, not builtins)
 _KEEP = "import builtins; builtins.__dict__.setdefault('_moe_reports', []).append(report)"
 
+# These notebooks verify afresh in the kernel (another process, another hash seed: the reports must render to
+# the same bytes).  The others take their report from the checkout's cache of reports when it has it (the report
+# a fresh verification gives: test_derive_cache.py), since verifying them again costs about 13 s of CPU time
+# and runs the same code; the notebook's own cells run in full either way.
+FRESH = ("zhao_theorem1", "routing_term", "zhao_remark3", "comprehensive_law")
+
+# run in the kernel first: Derivation.verify looks in the cache for the other notebooks; records which it did
+_CACHED = """\
+import builtins
+from pathlib import Path
+from pysym.derive import derivation as _derivation
+from pysym.derive.cache import ReportCache
+
+def _verify(self, statements=None, *, _fresh=_derivation.Derivation.verify, _cache=ReportCache(Path({cache!r})),
+            _log=builtins.__dict__.setdefault('_moe_verified', [])):  # defaults: `%reset -f` clears the names
+    report = None
+    if self.name not in {fresh!r}:
+        report = _cache.get(_cache.key(self.name, statements, self), self.name)
+    _log.append((self.name, report is None))
+    return _fresh(self, statements) if report is None else report
+
+_derivation.Derivation.verify = _verify
+"""
+
 # run in the kernel at the end: render the kept reports as `rendered` does in this process
 _RENDER = """\
 import builtins, json
@@ -365,9 +391,11 @@ def kernel_run(rendered, project, statements_json, tmp_path_factory):
     """Every notebook executed, in order, in one Jupyter kernel started in the
     notebooks' folder (another process, with the hash seed 12345; one kernel,
     as starting one costs a second or two), each after ``%reset -f`` so that
-    none sees the names another defined; then, in that kernel, the reports the
-    notebooks verified rendered again into another folder.  Returns
-    ``{"notebooks": {name: executed notebook}, "rendered": that folder}``."""
+    none sees the names another defined (the derivations not in ``FRESH``
+    take their reports from the cache of reports, see ``_CACHED``); then, in
+    that kernel, the reports the notebooks verified rendered again into
+    another folder.  Returns ``{"notebooks": {name: executed notebook},
+    "rendered": that folder, "verified": {name: whether it verified afresh}}``."""
     pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     from jupyter_client.manager import KernelManager
@@ -379,6 +407,9 @@ def kernel_run(rendered, project, statements_json, tmp_path_factory):
     km = KernelManager(kernel_name="python3")
     km.start_kernel(cwd=str(folder), env=dict(os.environ, PYTHONHASHSEED="12345"))
     try:
+        setup = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+            _CACHED.format(cache=str(ROOT / "build" / ".cache" / "derive"), fresh=FRESH))])
+        NotebookClient(setup, km=km, timeout=300, kernel_name="python3").execute()
         executed = {}
         for name in NOTEBOOKS:
             nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
@@ -390,15 +421,20 @@ def kernel_run(rendered, project, statements_json, tmp_path_factory):
         last = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
             _RENDER.format(statements=str(statements_json.parent.parent), root=str(ROOT), out=str(out)))])
         NotebookClient(last, km=km, timeout=600, kernel_name="python3").execute()
+        how = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+            "import builtins; print(repr(builtins._moe_verified))")])
+        NotebookClient(how, km=km, timeout=60, kernel_name="python3").execute()
+        verified = dict(ast.literal_eval(how.cells[0].outputs[0]["text"]))
     finally:
         km.shutdown_kernel(now=True)
-    return {"notebooks": executed, "rendered": out}
+    return {"notebooks": executed, "rendered": out, "verified": verified}
 
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_notebook_executes(kernel_run, name):
     nb = kernel_run["notebooks"][name]
+    assert name in kernel_run["verified"] and (name not in FRESH or kernel_run["verified"][name])
     last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert f"steps of {name} verify" in last
     claims = [c for c in nb.cells if c.cell_type == "code" and "report.result(" in c.source]
