@@ -8,9 +8,9 @@ reader can check it by hand.  Otherwise the relation ``holds`` only if SymPy
 proves it; agreement at every sampled point without a proof is
 ``inconclusive``, never ``holds``.
 
-:func:`split_by_condition` checks whether a stated condition separates the
-sampled points where a failing relation holds from those where it does not
-(a ``conditional`` verdict, labelled as sampled).
+:func:`pysym.audit.conditions.split_by_condition` checks whether a stated
+condition separates where a failing relation holds from where it does not;
+:mod:`pysym.audit.counterexamples` finds, simplifies and confirms failing points.
 
 :func:`checked_relation` is the entry point of the kinds: a relation with
 printed numbers, or an identity with a tolerance, is decided by interval
@@ -20,23 +20,19 @@ at the printed values and then with the printed numbers as parameters
 (:mod:`pysym.audit.parameters`).  A relation of exact numbers keeps the
 proof-or-counterexample method above.
 
->>> describe_point({"T": 3, "j": 2, "lhs": "1.0986", "rhs": "0.8109"})
-'at T = 3, j = 2: left side 1.0986, right side 0.8109'
 """
 
 from __future__ import annotations
 
-import math
-
-import mpmath
-import sympy as sp
-
 import dataclasses
 
+import sympy as sp
+
 from pysym.audit.boxes import enclose, value_at
-from pysym.audit.context import SEED, Context
+from pysym.audit.context import Context
+from pysym.audit.counterexamples import confirmed, describe_point, smallest_counterexample, violated_at
 from pysym.audit.interval import IntervalError
-from pysym.audit.numbers import num, short, show
+from pysym.audit.numbers import short, show
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import box_of, fmt, outward, point_text
 from pysym.audit.printed import Printed, has_printed, midpoint, printed_in
@@ -44,8 +40,7 @@ from pysym.audit.region import numeric_box, region_verdict
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric, prove
 
-__all__ = ["RELATIONS", "relation_verdict", "checked_relation", "split_by_condition", "describe_point", "sides",
-           "stated", "scope_note"]
+__all__ = ["RELATIONS", "relation_verdict", "checked_relation", "sides", "stated", "scope_note"]
 
 RELATIONS = {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt, "==": sp.Eq}
 
@@ -69,14 +64,14 @@ def relation_verdict(ctx: Context, lhs, rel: str, rhs, what: str, shown: str) ->
         # there: at the exact point shown, inside the region, with a proved sign of the margin (interval
         # arithmetic up to 8192 bits, or SymPy); a rounded evaluation, or an evaluation error such as a
         # gamma-function pole, is not a counterexample
-        ce = _smallest_counterexample(relation, ctx)
-        ce = ce if ce is not None and _violated_at(relation, ce, ctx) else None
-        ce = ce or _confirmed(relation, check.counterexample, ctx)
+        ce = smallest_counterexample(relation, ctx)
+        ce = ce if ce is not None and violated_at(relation, ce, ctx) else None
+        ce = ce or confirmed(relation, check.counterexample, ctx)
         if ce is not None:
             ev["counterexample"] = ce
             ev["method"] = "counterexample (proved: the relation's margin has the failing sign at that point)"
             return Outcome("fails", f"{what} fails: {describe_point(ce)}", ev)
-        if p.ok and _violated_at(relation, check.counterexample, ctx, strict_point=False) is False:
+        if p.ok and violated_at(relation, check.counterexample, ctx, strict_point=False) is False:
             # the sampled failure was a rounding artefact (the relation is proved to hold at that point), not an
             # evaluation error: the symbolic proof decides
             ev["method"] = "proved (SymPy)"
@@ -240,10 +235,10 @@ def check_subs(ctx: Context) -> None:
             gap = relation.lhs - relation.rhs if rel is sp.Ge else relation.rhs - relation.lhs
             if prove.prove_nonnegative(gap, ctx.order()).ok:
                 continue
-            ce = _smallest_counterexample(relation, ctx)
+            ce = smallest_counterexample(relation, ctx)
             if ce is None:
                 check = numeric.check(relation, ctx.domain(), n=200)
-                ce = _confirmed(relation, check.counterexample, ctx) if check.counterexample else None
+                ce = confirmed(relation, check.counterexample, ctx) if check.counterexample else None
             if ce is not None:
                 where = ", ".join(f"{k} = {v}" for k, v in ce.items() if k not in ("lhs", "rhs"))
                 raise ctx.cf.error(claim, f"`subs`: {sym} = {claim.fields['subs'][str(sym)]} leaves the range "
@@ -298,442 +293,3 @@ def _written(raw, value) -> str:
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
         return repr(raw)
     return show(value)
-
-
-def _exact_value(v):
-    """A point's coordinate as an exact number: an int, a Fraction, or the decimal text it is shown as."""
-    if isinstance(v, bool):
-        raise TypeError("not a number")
-    if isinstance(v, int):
-        return sp.Integer(v)
-    if isinstance(v, sp.Basic) and v.is_Rational:
-        return v
-    if isinstance(v, mpmath.mpf):
-        return sp.Rational(mpmath.nstr(v, 15))
-    return sp.Rational(str(v))
-
-
-def _violated_at(relation, point: dict, ctx: Context | None, *, strict_point: bool = True) -> bool | None:
-    """Whether ``relation`` is proved violated at the exact ``point`` (``{name: value}``,
-    values as shown): True (proved violated, and the point proved inside the region and
-    an integer for integer symbols), False (proved to hold there), None (not proved either
-    way: undefined there, a sign that stays unproved, a point not proved inside)."""
-    from pysym.audit.interval import sign_of
-
-    pt = {}
-    try:
-        for sym in relation.free_symbols:
-            if str(sym) not in point:
-                return None
-            pt[sym] = _exact_value(point[str(sym)])
-            if sym.is_integer and not pt[sym].is_Integer:
-                return None
-    except (TypeError, ValueError):
-        return None
-    if ctx is not None and strict_point and not _inside_region(_exact_point(point, ctx, pt), ctx):
-        return None
-    op = relation.rel_op
-    margin = relation.lhs - relation.rhs if op in (">=", ">", "==") else relation.rhs - relation.lhs
-    try:
-        sign = sign_of(margin.xreplace(pt))
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        return None
-    if sign is None:
-        return None
-    if op == "==":
-        return sign != 0
-    return sign < 0 if op in (">=", "<=") else sign <= 0
-
-
-def _exact_point(point: dict, ctx: Context, pt: dict) -> dict:
-    """``pt`` with the other coordinates of ``point`` that name the claim's symbols (exact values):
-    the symbols that the bounds of the relation's symbols depend on."""
-    out = dict(pt)
-    for r in ctx.domain().ranges:
-        if r.symbol not in out and str(r.symbol) in point:
-            try:
-                out[r.symbol] = _exact_value(point[str(r.symbol)])
-            except (TypeError, ValueError):
-                continue
-    return out
-
-
-def _inside_region(pt: dict, ctx: Context) -> bool:
-    """Whether the point (exact values of the relation's symbols) is proved inside the claim's ranges."""
-    from pysym.audit.interval import sign_of
-
-    for r in ctx.domain().ranges:
-        if r.symbol not in pt:
-            continue
-        for bound, upper in ((r.low, False), (r.high, True)):
-            b = sp.sympify(bound).xreplace(pt)
-            if b.free_symbols:
-                return False  # a bound on a symbol the point does not fix: not proved inside
-            s = sign_of(b - pt[r.symbol] if upper else pt[r.symbol] - b)
-            if s is None or s < 0:
-                return False
-    return True
-
-
-def _confirmed(relation, point: dict, ctx: Context | None = None) -> dict | None:
-    """The sampled failing ``point`` (shown to 15 digits) with both sides, if the relation is
-    proved violated there (:func:`_violated_at`); None otherwise."""
-    shown, full = {}, {}
-    symbols = {str(r.symbol): r.symbol for r in ctx.domain().ranges} if ctx is not None else {}
-    symbols.update({str(sym): sym for sym in relation.free_symbols})
-    for name, sym in symbols.items():
-        if name not in point:
-            if sym in relation.free_symbols:
-                return None
-            continue
-        v = point[name]
-        try:
-            full[name] = int(v) if sym.is_integer else mpmath.nstr(mpmath.mpf(v), 15)
-        except (TypeError, ValueError):
-            continue
-        if sym in relation.free_symbols:
-            shown[name] = full[name]
-    if not _violated_at(relation, full, ctx):
-        return None
-    pt = {sym: _exact_value(shown[str(sym)]) for sym in relation.free_symbols}
-    try:
-        a, b = sp.N(relation.lhs.xreplace(pt), numeric.DIGITS), sp.N(relation.rhs.xreplace(pt), numeric.DIGITS)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        return None
-    out = {**{str(s): shown[str(s)] for s in sorted(relation.free_symbols, key=str)},
-           "lhs": num(a, 10), "rhs": num(b, 10)}
-    if out["lhs"] == out["rhs"]:  # the sides print alike: show their (proved nonzero or failing) difference
-        out["difference"] = num(sp.N((relation.lhs - relation.rhs).xreplace(pt), 15), 6)
-    return out
-
-
-def describe_point(ce: dict) -> str:
-    pt = ", ".join(f"{k} = {v}" for k, v in ce.items() if k not in ("lhs", "rhs", "difference"))
-    if not pt:
-        pt = "every point (the relation involves no symbol)"
-    if "lhs" in ce:
-        diff = f" (left - right = {ce['difference']})" if "difference" in ce else ""
-        return f"at {pt}: left side {ce['lhs']}, right side {ce['rhs']}{diff}"
-    return f"at {pt}"
-
-
-def split_by_condition(ctx: Context, relation, cond, cond_text: str, ev: dict) -> Outcome:
-    """Does the condition separate where the failing ``relation`` holds?
-
-    ``conditional`` only when the split is *established*: ``relation`` and
-    ``cond`` proved equivalent on the whole region (:func:`_proved_split`).
-    ``fails`` when a point is proved where they disagree (a sampled
-    disagreement, or one next to the condition's boundary, is re-checked with
-    proved signs at the point shown).  Agreement at the sampled points
-    without a proof is ``inconclusive``, with the sampled evidence."""
-    pts = ctx.domain().sample(400, SEED)
-    syms = sorted(relation.free_symbols | cond.free_symbols, key=str)
-    rel_f = numeric.compile_relation(relation, syms)
-    cond_f = numeric.compile_relation(cond, syms)
-    agree = n_true = 0
-    candidates = []
-    with mpmath.workdps(numeric.DIGITS):
-        for pt in pts:
-            args = [pt[s] for s in syms]
-            r, c = bool(rel_f(*args)), bool(cond_f(*args))
-            agree += r == c
-            n_true += r
-            if r != c and len(candidates) < 20:
-                candidates.append({str(s): pt[s] for s in syms})
-    ev["condition"] = cond_text
-    ev["condition_agreement"] = f"{agree} of {len(pts)}"
-    if agree == len(pts):
-        witness = _boundary_disagreement(pts, syms, rel_f, cond_f)
-        if witness is not None:
-            candidates.append(witness)
-    for cand in candidates:
-        proved = _proved_disagreement(relation, cond, cand, ctx)
-        if proved is not None:
-            ev["condition_counterexample"] = proved
-            shown = ", ".join(f"{k} = {v}" for k, v in proved.items())
-            sampled = "" if agree == len(pts) else f" ({agree} of {len(pts)} sampled points agree)"
-            return Outcome("fails", f"fails (e.g. {describe_point(ev['counterexample'])}), and {cond_text} does not "
-                                    f"separate where it holds: at {shown} the condition and the claim disagree "
-                                    f"(proved at that point){sampled}", ev)
-    how = _proved_split(ctx, relation, cond)
-    if isinstance(how, dict):  # a part of the region where they provably disagree
-        ev["condition_counterexample"] = how
-        shown = ", ".join(f"{k} = {v}" for k, v in how.items())
-        return Outcome("fails", f"fails (e.g. {describe_point(ev['counterexample'])}), and {cond_text} does not "
-                                f"separate where it holds: at {shown} the condition and the claim disagree (interval "
-                                "arithmetic)", ev)
-    if how is not None:
-        ev["condition_proof"] = how
-        return Outcome("conditional", f"holds exactly when {cond_text} (proved: {how}; {n_true} of {len(pts)} "
-                                      "sampled points satisfy it)", ev)
-    ev["condition_proof"] = "none: the split is only sampled"
-    if agree == len(pts):
-        return Outcome("inconclusive", f"fails as stated (e.g. {describe_point(ev['counterexample'])}); it holds "
-                                       f"exactly when {cond_text} at all {len(pts)} sampled points ({n_true} satisfy "
-                                       "it), but the split is not proved (sampled agreement is not a proof)", ev)
-    return Outcome("inconclusive", f"fails as stated (e.g. {describe_point(ev['counterexample'])}); {cond_text} "
-                                   f"does not separate where it holds at {len(pts) - agree} of {len(pts)} sampled "
-                                   "points, but no such point is proved (the relation or the condition is too close "
-                                   "to its boundary there)", ev)
-
-
-def _proved_disagreement(relation, cond, point: dict, ctx: Context) -> dict | None:
-    """``point`` (shown to 15 digits) if the relation and the condition are proved to
-    disagree there, inside the region; else None."""
-    shown = {}
-    for sym in relation.free_symbols | cond.free_symbols:
-        v = point.get(str(sym))
-        if v is None:
-            return None
-        try:
-            shown[str(sym)] = int(v) if sym.is_integer else mpmath.nstr(mpmath.mpf(v), 15)
-        except (TypeError, ValueError):
-            return None
-    r_bad, c_bad = _violated_at(relation, shown, ctx), _violated_at(cond, shown, ctx)
-    if r_bad is None or c_bad is None or r_bad == c_bad:
-        return None
-    return dict(sorted(shown.items()))
-
-
-def _proved_split(ctx: Context, relation, cond):
-    """How ``relation`` is proved to hold exactly where ``cond`` does on the claim's
-    region (a text); a dict (a point of the region where they provably disagree);
-    or None (neither).
-
-    * symbolically: with both written ``g op 0`` with the same ``op``,
-      ``g_relation = q * g_condition`` (SymPy proves the identity) with ``q``
-      proved positive on the region: the two have the same sign everywhere;
-    * by interval arithmetic, when every range is numeric: the region (and every
-      admissible value of the printed numbers) is split into boxes on each of
-      which both are proved true or both false
-      (:func:`pysym.audit.boxes.equivalent`)."""
-    from pysym.audit.boxes import equivalent
-    from pysym.audit.budget import CPUTimeout, cpu_limit
-    from pysym.audit.kinds.consistent import constraint_of
-    from pysym.audit.proofs import attempt
-
-    if not isinstance(cond, sp.core.relational.Relational) or cond.rel_op == "==" or relation.rel_op == "==":
-        return None
-    (gr, opr), (gc, opc) = constraint_of(relation), constraint_of(cond)
-    order = ctx.order()
-
-    def proportional(a, b):
-        """``q`` with ``a = q * b`` (proved identity) and ``q > 0`` proved, else None."""
-        from pysym.audit.proofs import safe_simplify
-
-        def by_factors(e):  # a / b with a factored over the algebraic numbers of b: x**2 - 2 over x - sqrt(2)
-            ext = [p for p in b.atoms(sp.Pow) if p.is_number and p.exp.is_Rational and not p.exp.is_Integer]
-            return sp.factor(a, extension=ext) / b if ext else e
-
-        tried = set()  # the forms often coincide: each is proved equal and positive once
-        for simplify in (lambda e: sp.cancel(sp.together(e)), by_factors, safe_simplify):
-            try:
-                with cpu_limit(8):
-                    q = simplify(a / b)
-                    if q in tried:
-                        continue
-                    tried.add(q)
-                    same = prove.prove_zero(sp.expand(a - q * b)).ok or safe_simplify(a - q * b) == 0
-            except (CPUTimeout, TypeError, ValueError, ZeroDivisionError):
-                continue
-            if same and not q.has(sp.zoo, sp.nan, sp.oo) and attempt("positive", q, order):
-                return q
-        return None
-
-    def sign_kernel(g):
-        """``(sigma, k)``: ``g`` is ``sigma * k`` times factors proved positive, up to replacing a factor
-        ``log(u)`` by ``u - 1`` (the same sign for ``u > 0``, which defining the log needs); None if more
-        than one factor has no proved sign."""
-        sigma, rest = 1, []
-        try:
-            factors = sp.Mul.make_args(sp.factor_terms(g))
-        except (TypeError, ValueError):
-            return None
-        for f in factors:
-            if attempt("positive", f, order, seconds=3):
-                continue
-            if attempt("positive", -f, order, seconds=3):
-                sigma = -sigma
-                continue
-            rest.append(f)
-        if len(rest) != 1:
-            return None
-        (k,) = rest
-        if isinstance(k, sp.log):
-            k = k.args[0] - 1
-        return sigma, k
-
-    if opr == opc:
-        q = proportional(gr, gc)
-        if q is not None:
-            return (f"the claim's margin is {short(show(q), 60)} times the condition's, a factor proved positive "
-                    "on the region (SymPy)")
-        kr, kc = sign_kernel(gr), sign_kernel(gc)
-        if kr is not None and kc is not None:
-            q = proportional(kr[0] * kr[1], kc[0] * kc[1])
-            if q is not None:
-                return ("the claim's margin and the condition's have the same sign everywhere on the region: set "
-                        "aside their factors of proved sign (log(u) read as u - 1), one is a positive multiple of "
-                        "the other (SymPy)")
-    syms = {x for x in (gr.free_symbols | gc.free_symbols) if not isinstance(x, Printed)}
-    xvars = numeric_box(ctx, syms)
-    if xvars is None:
-        return None
-    variables = xvars + box_of([gr, gc])
-    try:
-        status, found = equivalent((gr, opr), (gc, opc), variables)
-    except (IntervalError, ZeroDivisionError, ValueError):
-        return None
-    if status == "equivalent":
-        return f"interval branch and bound over the region{' and every admissible value' if len(variables) > len(xvars) else ''} ({found} boxes, each proved on one side of both)"
-    if status == "differ":
-        return {str(k): (int(v) if v.denominator == 1 else fmt(v, 15)) for k, v in found.items()}
-    return None
-
-
-_PAIRS = 60  # sampled pairs across the condition's boundary that are refined
-
-
-def _boundary_disagreement(pts, syms, rel_f, cond_f) -> dict | None:
-    """A point where the condition and the relation disagree, found next to the
-    condition's boundary, or None.  Sampled points rarely land in a sliver
-    between the two boundaries (``x >= 1.4142`` against ``x**2 >= 2``); along
-    the segment between two sampled points on either side of the condition,
-    bisection (at 50 digits) finds the condition's boundary, and the relation
-    is evaluated just beyond it on both sides.  Not for integer symbols (a
-    segment leaves the integers)."""
-    if not syms or any(s.is_integer for s in syms):
-        return None
-    with mpmath.workdps(numeric.DIGITS):
-        flags = [bool(cond_f(*[pt[s] for s in syms])) for pt in pts]
-        pairs = [(i, i + 1) for i in range(len(pts) - 1) if flags[i] != flags[i + 1]][:_PAIRS]
-        for i, j in pairs:
-            a, b = [pts[i][s] for s in syms], [pts[j][s] for s in syms]
-
-            def at(t, a=a, b=b):
-                return [x + t * (y - x) for x, y in zip(a, b)]
-
-            lo, hi = mpmath.mpf(0), mpmath.mpf(1)  # cond(at(lo)) == flags[i] != cond(at(hi))
-            for _ in range(120):
-                mid = (lo + hi) / 2
-                if bool(cond_f(*at(mid))) == flags[i]:
-                    lo = mid
-                else:
-                    hi = mid
-            for t in (hi, lo):  # 2**-120 apart, on either side of the condition's boundary
-                args = at(t)
-                try:
-                    if bool(rel_f(*args)) != bool(cond_f(*args)):
-                        return {str(s): mpmath.nstr(v, 15) for s, v in zip(syms, args)}
-                except (TypeError, ValueError, ZeroDivisionError):
-                    continue
-    return None
-
-
-# --------------------------------------------------------------------------- simple counterexamples
-
-
-def _smallest_counterexample(relation, ctx: Context) -> dict | None:
-    """A counterexample that is easy to check by hand: small values of the
-    integer symbols (from their lower bounds), or simple values (the bounds,
-    1, 2, 10) of every symbol."""
-    dom = ctx.domain()
-    free = relation.free_symbols
-    ranges = [r for r in dom.ranges if r.symbol in free]
-    if not ranges or len(ranges) > 6:
-        return None
-    if not all(r.integer for r in ranges) or len(ranges) > 4:
-        return _simple_counterexample(relation, ranges)
-    syms = [r.symbol for r in ranges]
-    lhs_f = sp.lambdify(syms, relation.lhs, modules="mpmath")
-    rhs_f = sp.lambdify(syms, relation.rhs, modules="mpmath")
-    op = relation.rel_op
-    with mpmath.workdps(numeric.DIGITS):
-        for total in range(0, 40):
-            for combo in _compositions(total, len(syms)):
-                point, vals = {}, []
-                ok = True
-                for r, off in zip(ranges, combo):
-                    lo = sp.sympify(r.low).subs(point)
-                    hi = sp.sympify(r.high).subs(point)
-                    try:
-                        v = int(math.ceil(float(lo))) + off
-                        if v > float(hi):
-                            ok = False
-                            break
-                    except (TypeError, ValueError, OverflowError):  # a bound outside the relation's symbols
-                        return None
-                    point[r.symbol] = sp.Integer(v)
-                    vals.append(mpmath.mpf(v))
-                if not ok:
-                    continue
-                try:
-                    a, b = lhs_f(*vals), rhs_f(*vals)
-                except (ValueError, ZeroDivisionError, TypeError):
-                    continue
-                if not _holds(op, a, b):
-                    best = {str(s): int(v) for s, v in point.items()}
-                    best.update(lhs=mpmath.nstr(a, 10), rhs=mpmath.nstr(b, 10))
-                    return best
-    return None
-
-
-def _holds(op, a, b) -> bool:
-    if isinstance(a, mpmath.mpc) or isinstance(b, mpmath.mpc):
-        return True  # not a real counterexample
-    return {"<=": a <= b, "<": a < b, ">=": a >= b, ">": a > b,
-            "==": abs(a - b) <= mpmath.mpf(10) ** -40 * (1 + abs(a) + abs(b))}[op]
-
-
-def _simple_counterexample(relation, ranges) -> dict | None:
-    syms = [r.symbol for r in ranges]
-    lhs_f = sp.lambdify(syms, relation.lhs, modules="mpmath")
-    rhs_f = sp.lambdify(syms, relation.rhs, modules="mpmath")
-    op = relation.rel_op
-
-    def candidates(r, point):
-        try:
-            lo = float(sp.N(sp.sympify(r.low).subs(point)))
-        except (TypeError, ValueError, OverflowError):
-            lo = 1.0
-        try:
-            hi = float(sp.N(sp.sympify(r.high).subs(point)))
-        except (TypeError, ValueError, OverflowError):  # the bound depends on a symbol outside the relation
-            hi = max(lo + 1, 2 * lo)
-        vals = [lo, lo + 1, 2 * lo, 1, 2, 10, hi] if r.integer else [lo, 1, 2, 10, 2 * lo, hi]
-        out = []
-        for v in vals:
-            v = float(math.ceil(v)) if r.integer else v
-            if lo <= v <= hi and v not in out:
-                out.append(v)
-        return out
-
-    with mpmath.workdps(numeric.DIGITS):
-        def search(i, point, vals):
-            if i == len(ranges):
-                try:
-                    a, b = lhs_f(*vals), rhs_f(*vals)
-                except (ValueError, ZeroDivisionError, TypeError):
-                    return None
-                if _holds(op, a, b):
-                    return None
-                out = {str(s): (int(v) if r.integer else num(v, 6)) for s, v, r in zip(syms, vals, ranges)}
-                out.update(lhs=mpmath.nstr(a, 10), rhs=mpmath.nstr(b, 10))
-                return out
-            r = ranges[i]
-            for v in candidates(r, point):
-                got = search(i + 1, {**point, r.symbol: sp.Float(v)}, vals + [mpmath.mpf(v)])
-                if got:
-                    return got
-            return None
-
-        return search(0, {}, [])
-
-
-def _compositions(total: int, parts: int):
-    if parts == 1:
-        yield (total,)
-        return
-    for i in range(total + 1):
-        for rest in _compositions(total - i, parts - 1):
-            yield (i,) + rest

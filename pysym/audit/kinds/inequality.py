@@ -29,7 +29,8 @@ from pysym.audit.context import Context
 from pysym.audit.fields import EXPRESSION, RANGES, RELATION, SUBSTITUTION, choice
 from pysym.audit.printed import has_printed, midpoint
 from pysym.audit.registry import Field, Kind, register
-from pysym.audit.relations import RELATIONS, check_subs, checked_relation, sides, split_by_condition, stated
+from pysym.audit.conditions import split_by_condition
+from pysym.audit.relations import RELATIONS, check_subs, checked_relation, sides, stated
 
 __all__ = ["KIND", "evaluate"]
 
