@@ -291,9 +291,9 @@ def statement_problems(names, constants: Mapping[Name, object], texts: Mapping[s
     """``{theorem: problems}`` for the theorems ``names`` (user names), judged on their compiled types in
     ``constants`` (the project's constants by real name); ``texts``: their printed statements.  ``declared``:
     every theorem the sources declare (user names, those of a base included), whose statements a derivation
-    may combine with these (:func:`pysym.lean.reading.field_clashes`,
-    :func:`pysym.lean.reading.opaque_clashes`)."""
-    from pysym.lean.reading import field_clashes, opaque_clashes
+    may combine with these (:func:`pysym.lean.clashes.field_clashes`,
+    :func:`pysym.lean.clashes.opaque_clashes`)."""
+    from pysym.lean.clashes import field_clashes, opaque_clashes
 
     by_user = {}
     for real in constants:
