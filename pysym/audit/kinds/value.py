@@ -171,25 +171,21 @@ def evaluate(job):
         return Outcome("inconclusive", str(exc), {})
     if has_printed([quantity, claimed, law, at]):
         return _printed(cf, claim, quantity, claimed, law, at)
-    rounded = {s: v for s, v in at.items() if _rounded(v, s)}
-    if rounded:  # 50-digit numbers would round them: pinned as exact points of the interval path instead
-        irrational = [s for s, v in rounded.items() if not v.is_Rational]
-        if irrational:
-            return Outcome("inconclusive", "`at` gives " + ", ".join(f"{s} = {sp.sstr(at[s])}" for s in irrational)
-                           + ", an irrational value: the value claims compute with rational points only", {})
-        pinned = {s: Printed(sp.sstr(v), v, v, v) if s in rounded else v for s, v in at.items()}
-        return _exact(cf, claim, quantity, claimed, law, pinned)
-    return _exact(cf, claim, quantity, claimed, law, _point(at))
+    # every number `at` gives a real symbol is pinned as an exact point (evaluated by interval arithmetic, never
+    # substituted as a 50-digit number: SymPy computes with that eagerly, and 1 + 1/N at N = 2**200, log(x) at
+    # x = 2 would be rounded before the comparison; integers stay exact numbers for integer symbols)
+    numbers = {s: v for s, v in at.items() if _real_number(v, s)}
+    irrational = [s for s, v in numbers.items() if not v.is_Rational]
+    if irrational:
+        return Outcome("inconclusive", "`at` gives " + ", ".join(f"{s} = {sp.sstr(at[s])}" for s in irrational)
+                       + ", an irrational value: the value claims compute with rational points only", {})
+    pinned = {s: Printed(sp.sstr(v), v, v, v) if s in numbers else v for s, v in at.items()}
+    return _exact(cf, claim, quantity, claimed, law, pinned)
 
 
-def _rounded(v, s) -> bool:
-    """Whether the exact number ``v`` given to the symbol ``s`` is not a 50-digit binary number (1/3, 0.031,
-    1/3 + 10**-60): computing with its rounding could decide a claim that the exact value does not."""
-    if not (isinstance(v, sp.Basic) and v.is_number) or s.is_integer:
-        return False
-    if not v.is_Rational:
-        return True
-    return sp.Rational(sp.Float(v, numeric.DIGITS)) != v
+def _real_number(v, s) -> bool:
+    """Whether ``v`` is a number given to the symbol ``s``, which is not an integer symbol."""
+    return isinstance(v, sp.Basic) and v.is_number and not s.is_integer
 
 
 # --------------------------------------------------------------------------- exact numbers
@@ -254,13 +250,15 @@ def _exact_compare(cf, claim, quantity, claimed, law, at):
     target = _shown(claimed, 30)
     if not (target.is_real and target.is_finite):
         return Outcome("inconclusive", f"the claimed value is not a finite real number (claimed {num(target)})", ev)
+    gap = sign_of(exact - claimed)
+    if gap == 0:  # proved equal: shown alike (30 digits of log(x) - log(2) at x = 2 can print as 5e-166)
+        derived = target
     ev.update(derived=num(derived, 10), claimed=num(target, 10))
     ev["method"] = ("computed at 50 digits" + (" (grid + Newton minimizer)" if law is not None else "")
                     + "; compared exactly (proved signs: interval arithmetic up to 8192 bits, or SymPy)")
     rounding = Rounding("exact", "the derived value", num(derived), num(derived))
     rel = claim.get("rel", "==")
     shown = f"derived {num(derived)}, claimed {num(target)}"
-    gap = sign_of(exact - claimed)
     if gap is None:
         return Outcome("inconclusive", f"{shown}: the sign of derived - claimed could not be proved (interval "
                                        "arithmetic up to 8192 bits does not separate them, and SymPy does not prove "
