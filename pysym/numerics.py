@@ -25,7 +25,7 @@ from __future__ import annotations
 import decimal
 from contextlib import contextmanager
 
-__all__ = ["standard"]
+__all__ = ["standard", "compiled"]
 
 
 @contextmanager
@@ -64,3 +64,27 @@ def standard():
         mpmath.mp.prec, mpmath.mp.trap_complex = saved_mp
         global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow = saved_sympy
         decimal.setcontext(saved_decimal)
+
+
+def compiled(args, expr, modules: str):
+    """``sympy.lambdify(args, expr, modules=modules)``, with every argument renamed first.
+
+    lambdify names the function's arguments after the symbols and puts each symbol into the function's
+    namespace under its name, so a symbol named like what the printer writes for a constant or a function
+    (``e``, ``pi``, ``euler``, ``phi``, ``log``, ``mpf``) would take its place: ``E + e/2`` would be computed
+    as ``e + e/2``.  The arguments are renamed to names no printer writes (with the same assumptions, so the
+    expression is the same):
+
+    >>> import sympy as sp
+    >>> e = sp.Symbol("e", positive=True)
+    >>> float(compiled([e], sp.E + e / 2, "mpmath")(1))
+    3.218281828459045
+    """
+    import sympy as sp
+
+    single = isinstance(args, sp.Basic)
+    originals = [args] if single else list(args)
+    renamed = [sp.Symbol(f"_moe_arg{i}", **getattr(a, "assumptions0", {})) for i, a in enumerate(originals)]
+    body = sp.sympify(expr).xreplace(dict(zip(originals, renamed)))
+    return sp.lambdify(renamed[0] if single else renamed, body, modules=modules)
+

@@ -24,6 +24,7 @@ import numpy as np
 import sympy as sp
 
 from pysym.audit.context import Context
+from pysym.numerics import compiled
 
 __all__ = ["Argmin", "setup", "grid_argmin", "describe_cfg"]
 
@@ -39,9 +40,9 @@ class Argmin:
 
     def numeric(self):
         """``f(v, *others)`` (numpy) and the range ends ``lo(*others)``, ``hi(*others)``."""
-        f_np = sp.lambdify([self.v, *self.others], self.law, modules="numpy")
-        lo_f = sp.lambdify(self.others, self.lo, modules="math")
-        hi_f = sp.lambdify(self.others, self.hi, modules="math")
+        f_np = compiled([self.v, *self.others], self.law, "numpy")
+        lo_f = compiled(self.others, self.lo, "math")
+        hi_f = compiled(self.others, self.hi, "math")
         return f_np, lo_f, hi_f
 
     def order(self) -> list:

@@ -20,6 +20,7 @@ import sympy as sp
 from pysym.audit.context import Context
 from pysym.audit.numbers import num
 from pysym.derive import numeric
+from pysym.numerics import compiled
 
 __all__ = ["exact_value", "violated_at", "confirmed", "describe_point", "smallest_counterexample"]
 
@@ -154,8 +155,8 @@ def smallest_counterexample(relation, ctx: Context) -> dict | None:
     if not all(r.integer for r in ranges) or len(ranges) > 4:
         return _simple_counterexample(relation, ranges)
     syms = [r.symbol for r in ranges]
-    lhs_f = sp.lambdify(syms, relation.lhs, modules="mpmath")
-    rhs_f = sp.lambdify(syms, relation.rhs, modules="mpmath")
+    lhs_f = compiled(syms, relation.lhs, "mpmath")
+    rhs_f = compiled(syms, relation.rhs, "mpmath")
     op = relation.rel_op
     with mpmath.workdps(numeric.DIGITS):
         for total in range(0, 40):
@@ -196,8 +197,8 @@ def _holds(op, a, b) -> bool:
 
 def _simple_counterexample(relation, ranges) -> dict | None:
     syms = [r.symbol for r in ranges]
-    lhs_f = sp.lambdify(syms, relation.lhs, modules="mpmath")
-    rhs_f = sp.lambdify(syms, relation.rhs, modules="mpmath")
+    lhs_f = compiled(syms, relation.lhs, "mpmath")
+    rhs_f = compiled(syms, relation.rhs, "mpmath")
     op = relation.rel_op
 
     def candidates(r, point):

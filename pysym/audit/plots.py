@@ -30,6 +30,7 @@ from pathlib import Path
 from pysym.audit import preload
 from pysym.audit.budget import Budget, run_many
 from pysym.audit.printed import midpoint
+from pysym.numerics import compiled
 
 __all__ = ["plot_name", "render_plots", "PLOT_BUDGET"]
 
@@ -106,7 +107,7 @@ def _plot_optimum(plt, cf, v, path: Path) -> str:
     for ax, (label, cfg) in zip(axes[0], panels):
         point = {cf.symbols[k].symbol: float(val) for k, val in cfg.items() if k in cf.symbols and k != str(x)}
         lo, hi = float(sp.N(lo_e.subs(point))), float(sp.N(hi_e.subs(point)))
-        f = sp.lambdify(x, law.subs(point), modules="numpy")
+        f = compiled(x, law.subs(point), "numpy")
         xs = np.geomspace(lo, hi, 400) if lo > 0 and hi / lo > 20 else np.linspace(lo, hi, 400)
         with np.errstate(all="ignore"):
             ys = np.broadcast_to(np.asarray(f(xs), dtype=float), xs.shape)
@@ -147,7 +148,7 @@ def _plot_value(plt, cf, v, path: Path) -> str:
         minimizer = {str(k): float(val) for k, val in minimize(law, box, fixed).point.items()}
     fixed.update({cf.symbols[k].symbol: val for k, val in minimizer.items() if k != name})
     lo, hi = (float(sp.N(b.subs(fixed))) for b in over[x])
-    f = sp.lambdify(x, law.subs(fixed), modules="numpy")
+    f = compiled(x, law.subs(fixed), "numpy")
     xs = np.geomspace(lo, hi, 400) if lo > 0 and hi / lo > 20 else np.linspace(lo, hi, 400)
     with np.errstate(all="ignore"):
         ys = np.broadcast_to(np.asarray(f(xs), dtype=float), xs.shape)

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
+from pysym.numerics import compiled
+
 __all__ = ["Range", "Domain", "NumericCheck", "check", "compile_relation", "evaluate", "DIGITS", "POINTS",
            "CHECKABLE"]
 
@@ -176,7 +178,7 @@ class _Draw:
 
 
 def _compile(expr, syms):
-    return sp.lambdify(syms, sp.sympify(expr), modules="mpmath")
+    return compiled(syms, sp.sympify(expr), "mpmath")
 
 
 _OPS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,

@@ -32,6 +32,7 @@ import mpmath
 import sympy as sp
 
 from pysym.derive.numeric import DIGITS
+from pysym.numerics import compiled
 
 __all__ = ["Minimum", "minimize", "ComputeOptimal", "compute_optimal", "local_exponent"]
 
@@ -70,9 +71,9 @@ def minimize(expr, box: dict, fixed: dict | None = None, *, grid: int | None = N
     grid = grid or {1: 400, 2: 60, 3: 18}[n]
     ys = [sp.Dummy(f"y_{s}") for s in syms]
     g = expr.subs({s: sp.exp(y) for s, y in zip(syms, ys)})
-    f = sp.lambdify(ys, g, modules="mpmath")
-    grad = [sp.lambdify(ys, sp.diff(g, y), modules="mpmath") for y in ys]
-    hess = [[sp.lambdify(ys, sp.diff(g, a, b), modules="mpmath") for b in ys] for a in ys]
+    f = compiled(ys, g, "mpmath")
+    grad = [compiled(ys, sp.diff(g, y), "mpmath") for y in ys]
+    hess = [[compiled(ys, sp.diff(g, a, b), "mpmath") for b in ys] for a in ys]
     with mpmath.workdps(DIGITS):
         lo = [mpmath.log(mpmath.mpf(box[s][0])) for s in syms]
         hi = [mpmath.log(mpmath.mpf(box[s][1])) for s in syms]
@@ -118,7 +119,7 @@ def _grid_numpy(g, ys, lo, hi, grid):
     import numpy as np
 
     try:
-        fn = sp.lambdify(ys, g, modules="numpy")
+        fn = compiled(ys, g, "numpy")
         axes = [np.linspace(a, b, grid) for a, b in zip(lo, hi)]
         mesh = np.meshgrid(*axes, indexing="ij")
         with np.errstate(all="ignore"):

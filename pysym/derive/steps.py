@@ -44,6 +44,7 @@ import sympy as sp
 from pysym.derive import numeric
 from pysym.derive.defined import differentiated_names, undefined_somewhere
 from pysym.derive.domain import finite
+from pysym.numerics import compiled
 
 __all__ = [
     "Step",
@@ -388,7 +389,7 @@ class Computed(Step):
         extra = self.equation.free_symbols - {self.symbol}
         if extra:
             return StepResult(self, False, "numeric", f"the equation has other symbols: {sorted(map(str, extra))}")
-        f = sp.lambdify(self.symbol, self.equation, modules="mpmath")
+        f = compiled(self.symbol, self.equation, "mpmath")
         with mpmath.workdps(numeric.DIGITS):
             try:
                 root = mpmath.findroot(f, self.guess)

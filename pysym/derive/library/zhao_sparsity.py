@@ -36,6 +36,7 @@ from pysym.derive.core import (
     Stationary,
     Var,
 )
+from pysym.numerics import compiled
 
 SOURCE = "Zhao et al., arXiv 2410.13964 v2, Section 4.3 (Definitions 4-5, Remark 3, Section 4.3.3)"
 
@@ -98,8 +99,8 @@ def threshold() -> tuple[mpmath.mpf, mpmath.mpf]:
     """(rho*, u_c): the interior optimum is global iff rho < rho*; it then lies below u_c T."""
     ell = sp.Symbol("ell", positive=True)
     G = _R(ell) * sp.exp(ell) + sp.exp(-ell / 2) * sp.sqrt(1 + ell) - 1 - _R(ell)
-    g = sp.lambdify(ell, G, modules="mpmath")
-    r = sp.lambdify(ell, _R(ell), modules="mpmath")
+    g = compiled(ell, G, "mpmath")
+    r = compiled(ell, _R(ell), "mpmath")
     with mpmath.workdps(50):
         lc = mpmath.findroot(g, 0.93)
         return r(lc), mpmath.exp(-lc)
