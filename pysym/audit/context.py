@@ -42,6 +42,7 @@ from pysym.audit.model import Claim, ClaimsFile, SymbolSpec
 from pysym.audit.printed import constants_of
 from pysym.derive import numeric
 from pysym.derive.core import Derivation, Var
+from pysym.derive.domain import lower_sign
 
 __all__ = ["Context", "SAMPLES", "SEED"]
 
@@ -51,9 +52,8 @@ SEED = 20261121
 
 def _keeps_assumptions(spec: SymbolSpec, low) -> str | None:
     """None if ``low`` as lower bound implies the symbol's sign assumptions, else the one it breaks."""
-    low = sp.sympify(low)
-    positive = bool(low.is_number and low > 0) or low.is_positive is True
-    nonnegative = positive or bool(low.is_number and low >= 0) or low.is_nonnegative is True
+    sign = lower_sign(sp.sympify(low))  # by the provers' sign rules, not SymPy's assumptions (see lower_sign)
+    positive, nonnegative = sign == "positive", sign in ("positive", "nonnegative")
     if spec.symbol.is_positive and not positive:
         return "positive"
     if spec.symbol.is_nonnegative and not nonnegative:

@@ -48,6 +48,7 @@ pysym.derive.domain.ScopeError: the sub-range of k, [1, 20], is not inside its r
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -94,6 +95,19 @@ def parse_bound(bound, symbols: dict[str, sp.Symbol] | None = None):
     return expr
 
 
+@functools.lru_cache(maxsize=1024)
+def lower_sign(low) -> str | None:
+    """``"positive"``, ``"nonnegative"`` or None: what a lower bound proves of the symbol it bounds, by the
+    provers' own sign rules (:func:`pysym.derive.prove._sign`), not by SymPy's assumptions, which are wrong for
+    some expressions (SymPy 1.14: ``1/(k + s) - 1`` is nonnegative for integers k >= 1, s >= 0: a symbol
+    bounded below by it would be taken for nonnegative, and ``y >= 0`` proved for y = -1/2)."""
+    if prove._sign(low, True):
+        return "positive"
+    if prove._sign(low, False):
+        return "nonnegative"
+    return None
+
+
 @dataclass(frozen=True)
 class Var:
     """A symbol with its kind, the range its claims are made on, and a description.
@@ -121,10 +135,9 @@ class Var:
         kw = {"integer": True} if self.integer else ({"rational": True} if self.rational else {"real": True})
         low = parse_bound(self.low)
         if finite(low):
-            if low.is_positive is True:
-                kw["positive"] = True
-            elif low.is_nonnegative is True:
-                kw["nonnegative"] = True
+            sign = lower_sign(low)
+            if sign:
+                kw[sign] = True
         return sp.Symbol(self.name, **kw)
 
     @property
