@@ -316,6 +316,14 @@ class Derivation:
 
     def _check(self, step: Step, ctx: dict, restrictions) -> StepResult:
         scope = self.scope(step.where, restrictions=restrictions)
+        # every symbol a step states must be a symbol of the derivation, with its range (a stray `a` that prints
+        # like the declared one, with other assumptions, would be proved about something else): checked first, as
+        # the step's own check may fail on it in ways that do not say so
+        stray = sorted(map(str, step.stated_symbols - set(scope.symbols())))
+        if stray:
+            return StepResult(step, False, "sympy", f"the step uses {', '.join(stray)}, which "
+                              f"{'is' if len(stray) == 1 else 'are'} not a symbol of the derivation (declare it with "
+                              "a range)")
         ctx["used"] = []
         res = step.check(self, ctx)
         numeric_only = [u.step.id for u in ctx.pop("used") if u.method == "numeric"]
@@ -329,14 +337,6 @@ class Derivation:
         evidence = isinstance(step, Bound) and isinstance(step.by, Numeric)
         claim = step.numeric_claim
         if not res.ok:
-            return res
-        # every symbol a step states must be a symbol of the derivation, with its range (a stray `a` that prints
-        # like the declared one, with other assumptions, would be proved about something else)
-        stray = sorted(map(str, step.stated_symbols - set(scope.symbols())))
-        if stray:
-            res.ok = False
-            res.detail += f"; it uses {', '.join(stray)}, which {'is' if len(stray) == 1 else 'are'} not a symbol " \
-                          "of the derivation (declare it with a range)"
             return res
         if claim is None or claim is sp.true:
             if evidence:

@@ -83,7 +83,9 @@ class Limit(Step):
     def _approach(self, values: dict) -> str | None:
         """Why the expression at points approaching the limit (300 digits) does not tend to the claimed value
         at the parameter values ``values``, or None: a refutation, never a proof (SymPy 1.14 gives 1 for the
-        limit of cosh(x)**2 - sinh(x)**2 - 1, which is 0 everywhere)."""
+        limit of cosh(x)**2 - sinh(x)**2 - 1, which is 0 everywhere).  Values that cannot be evaluated (not
+        finite reals: 300 digits lose cosh(x)**2 - sinh(x)**2 at x = 10**24 entirely, and its log came out
+        complex) confirm nothing, so they are a reason too."""
         f, v = self.expr.xreplace(values), self.value.xreplace(values)
         p = self.point
         if p is sp.oo:
@@ -95,8 +97,11 @@ class Limit(Step):
         try:
             with mpmath.workdps(300):
                 ys = [sp.N(f, 300, subs={self.var: x}) for x in xs]
-            if not all(y.is_real and y.is_finite for y in ys):
-                return None  # no verdict from a value that is not a finite real
+            lost = [(x, y) for x, y in zip(xs, ys) if not (y.is_real and y.is_finite)]
+            if lost:
+                x, y = lost[0]
+                return (f"but its value at {sp.sstr(x)} does not evaluate to a finite real number at 300 digits "
+                        f"({sp.sstr(sp.N(y, 4))}), so the values approaching it cannot confirm the limit")
             if v is sp.oo or v is -sp.oo:
                 sign = 1 if v is sp.oo else -1
                 grows = all(sign * b > sign * a for a, b in zip(ys, ys[1:])) and sign * ys[-1] > 0
@@ -109,8 +114,9 @@ class Limit(Step):
                 return None
             return (f"but the values at {', '.join(map(sp.sstr, xs))} are {', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, "
                     f"which do not approach {sp.sstr(v)}")
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            return None
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+            return (f"but its values approaching it could not be evaluated at 300 digits ({type(exc).__name__}), so "
+                    "they cannot confirm the limit")
 
     SAMPLES = 3
 
