@@ -40,7 +40,7 @@ from pysym.audit.context import Context
 from pysym.audit.fields import RANGES, RELATIONS
 from pysym.audit.interval import IntervalError
 from pysym.audit.precision import box_of, outward, point_text
-from pysym.audit.printed import Printed, printed_in
+from pysym.audit.printed import Printed, constants_of, printed_in
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.verdict import Outcome, Rounding
 
@@ -86,6 +86,35 @@ def evaluate(job):
         if not (lo.is_number and hi.is_number):
             raise cf.error(claim, f"`over`: the range of {sym} must be numbers")
         xvars.append(Var(sym, fraction(lo), fraction(hi), bool(sym.is_integer)))
+    outcome = _decide(constraints, xvars, shown)
+    repeated = _repeated_literals(constraints)
+    if outcome.verdict != "holds" or not repeated:
+        return outcome
+    # each occurrence of a literal is its own quantity, a wider set of admissible values: for a claim that
+    # some values exist, that can make it hold where one quantity printed twice would not
+    one = {p: group[0] for group in repeated.values() for p in group}
+    linked = _decide([(g.xreplace(one), op) for g, op in constraints], xvars, shown)
+    if linked.verdict == "holds":
+        return outcome
+    texts = ", ".join(f"`{text}` ({len(group)} times)" for (text, *_), group in sorted(repeated.items()))
+    return Outcome("inconclusive", f"{outcome.summary}; but the statement repeats the printed number {texts}, and "
+                   f"taken as one quantity it does not hold ({linked.verdict}: {linked.summary}): name it in "
+                   "[constants], once if it is one quantity, twice if two", outcome.evidence,
+                   Rounding("unknown", numbers=outcome.rounding.numbers))
+
+
+def _repeated_literals(constraints) -> dict:
+    """``{(text, low, high): [Printed, ...]}``: the literals written more than once (each occurrence its own
+    quantity), not named constants (one quantity wherever they are used)."""
+    groups: dict = {}
+    for p in sorted(constants_of([g for g, _ in constraints]), key=lambda p: (p.name, p.dummy_index)):
+        if p.name == p.text and not p.exact:  # a literal (a named constant is named, and one quantity)
+            groups.setdefault((p.text, p.lo, p.hi), []).append(p)
+    return {k: v for k, v in groups.items() if len(v) > 1}
+
+
+def _decide(constraints, xvars, shown) -> Outcome:
+    """The verdict on ``constraints`` over the box of the ``xvars`` and the printed numbers."""
     variables = xvars + box_of([g for g, _ in constraints])
     numbers = tuple(printed_in([g for g, _ in constraints]))
     ev: dict = {"method": "interval branch and bound (arb, outward rounded); equations by the intermediate value "
