@@ -299,6 +299,11 @@ def test_names_the_check_cannot_tell_apart_are_refused():
     dotted = scan("theorem «a.b».c : True := trivial\n")
     assert [p.message.split(";")[0] for p in dotted.problems] == [
         "the name `«a.b».c` has a component holding `.`"]
+    # round 12: `namespace «A.B»` then `theorem t` is Lean's `«A.B».t`, recorded as `A.B.t`, another theorem's name
+    spaced = scan("namespace «A.B»\ntheorem t (n : Nat) : n ≤ n + 1 := Nat.le_succ n\nend «A.B»\n")
+    assert [(p.line, p.message.split(";")[0]) for p in spaced.problems] == [
+        (1, "the namespace `«A.B»` has a component holding `.`")]
+    assert not scan("namespace «A».B\ntheorem t : True := trivial\nend «A».B\n").problems
     split_end = scan("namespace X.Y\nend\n  X.Y\ndef g := 1\n")
     assert [(p.line, p.col) for p in split_end.problems] == [(1, 0), (3, 2)]  # and X stays open
     assert not scan("namespace X\nend X\ndef g := 1\nsection\nend\ntheorem t : True := trivial\n").problems

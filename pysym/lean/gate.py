@@ -343,6 +343,11 @@ class _Gate:
         # `namespace A.B` opens one scope per component, `end B` closes one and `end A.B` two, as in Lean
         if word == "namespace":
             if i < len(toks) and toks[i].kind == "ident":
+                if any("." in c or not c for c in toks[i].parts):
+                    # `namespace «A.B»` then `theorem t` is Lean's `«A.B».t`, which the check would know as `A.B.t`
+                    self.problem(toks[i], f"the namespace `{toks[i].text}` has a component holding `.`; the check "
+                                          "knows declarations by their dotted names, so it cannot tell those in it "
+                                          "apart: rename it")
                 scopes.extend(("namespace", tok, [c]) for c in toks[i].parts)
                 return i + 1
             self.problem(tok, "`namespace` needs a name")
