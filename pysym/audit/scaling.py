@@ -173,18 +173,60 @@ def _elasticity(q, scale):
     return sp.simplify(sp.expand_log(scale * sp.diff(sp.log(q), scale), force=True))
 
 
-def scaling_exponent(q, scale, ev: dict, budget: float = 20):
+def scaling_exponent(q, scale, ev: dict, budget: float = 20, samples=()):
     """d log q / d log scale, or its limit as scale grows (noted in ``ev``);
-    None if SymPy cannot get it within the budget."""
+    None if SymPy cannot get it within the budget.
+
+    SymPy's limit with symbolic parameters decides comparisons it cannot know
+    (the limit of the exponent of ``n + n**a`` came out 1 for ``a`` in [2, 3]):
+    such a limit is taken again at each of ``samples`` (``{symbol: number}``,
+    covering every parameter) and must agree there, else None (the
+    disagreement is noted in ``ev``); an agreeing one is marked in ``ev``
+    (``asymptotic_parameters``) as evidence, not a proof."""
     try:
         with cpu_limit(budget):
             e = elasticity(q, scale)
             if e.has(scale):
-                e = sp.limit(e, scale, sp.oo)
+                limit = sp.limit(e, scale, sp.oo)
+                params = sorted(e.free_symbols - {scale}, key=str)
+                if params:
+                    why = _limit_disagrees(e, limit, scale, params, samples)
+                    if why:
+                        ev["limit_check"] = why
+                        return None
+                    ev["asymptotic_parameters"] = (f"taken with symbolic {', '.join(map(str, params))}, and again "
+                                                   f"at {len(samples)} values of them, where it agrees: evidence, "
+                                                   "not a proof for every value")
+                e = limit
                 ev["asymptotic"] = f"asymptotic exponent ({scale} -> oo)"
             return e
     except (CPUTimeout, NotImplementedError, ValueError, TypeError):
         return None
+
+
+def _limit_disagrees(e, limit, scale, params, samples) -> str | None:
+    """Why the limit of ``e`` as ``scale`` grows, taken with the parameters fixed at each sample, is not
+    ``limit`` there (or cannot be checked); None when every sample agrees."""
+    if not samples:
+        return "the limit has symbolic parameters and there are no values of them to check it at"
+    for point in samples:
+        missing = [p for p in params if p not in point]
+        if missing:
+            return f"no value of {', '.join(map(str, missing))} to check the limit at"
+        values = {p: point[p] for p in params}
+        shown = ", ".join(f"{p} = {show(v)}" for p, v in values.items())
+        at = sp.limit(e.xreplace(values), scale, sp.oo)
+        want = limit.xreplace(values)
+        if at.is_finite is False or want.is_finite is False:
+            agree = at == want
+        else:
+            a, w = sp.N(at, 50), sp.N(want, 50)
+            agree = bool(a.is_number and w.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
+                         and abs(a - w) <= sp.Float(10) ** -40 * (1 + abs(w)))
+        if not agree:
+            return (f"SymPy's limit as {scale} -> oo with symbolic parameters is {show(limit)}, but at {shown} it "
+                    f"is {show(at)}: not trusted")
+    return None
 
 
 def coefficient(q_star, scale, exponent, budget: float = 20):

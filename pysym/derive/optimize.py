@@ -228,6 +228,7 @@ class ComputeOptimal:
     coefficient_D: sp.Expr | None = None
     method: str = ""
     notes: list[str] = field(default_factory=list)
+    rest_scales: bool = False  # the part of L that does not depend on N depends on C: not in exponent_loss
 
 
 def _power_terms(expr, var):
@@ -295,7 +296,8 @@ def compute_optimal(law, N, D, C, kappa=6) -> ComputeOptimal:
             return ComputeOptimal(
                 law, N, D, C, kappa, N_star, D_star, f.subs(N, N_star), a, exp_D, exp_L,
                 sp.simplify(N_star / C**a), sp.simplify(D_star / C**exp_D),
-                "closed form: N* solves dL/dN = 0 after D = C/(kappa N) (verified by substitution)", notes)
+                "closed form: N* solves dL/dN = 0 after D = C/(kappa N) (verified by substitution)", notes,
+                rest_scales=bool(rest.has(C)))
     parts_N = _power_parts(law, N, D)
     parts_D = _power_parts(law, D, N)
     if not parts_N or not parts_D:
