@@ -201,6 +201,12 @@ def argmin_trend(cf, claim) -> Outcome:
         raise cf.error(claim, f"`param` {theta} does not appear in the law or in the range of {v}")
     want = _WANT[sign]
     ev: dict = {}
+    if v.is_integer:
+        # the minimizer over the integers moves in steps (k* = round(m) for (k - m)**2: constant between the
+        # steps, never strictly increasing); the derivatives below are those of the minimizer over the reals
+        return Outcome("inconclusive", f"{v} is an integer symbol: its minimizer moves in steps as {theta} grows, "
+                                       f"and the engine proves how the minimizer over the reals moves, not the "
+                                       "integers' one", ev)
     interior, strict = _interior_sign(a, theta, sign, claim.get("eliminate"), ev)
     # numeric: global argmin at theta and theta*(1+h)
     f_np, lo_f, hi_f = a.numeric()
@@ -265,6 +271,13 @@ def argmin_trend(cf, claim) -> Outcome:
                                        "not be proved (sampled agreement is not a proof)", ev)
     # the interior sign is the claimed one (proved)
     words = _WEAK_WORDS if sign in ("nonnegative", "nonpositive") else _WORDS
+    if (ends_bad or bad) and "interior" not in regimes:
+        # holding at interior minima says nothing where no sampled optimum is interior: no `conditional` on a
+        # regime that may not occur
+        where = "/".join(ends_bad) if ends_bad else "/".join(sorted({r[2] for r in bad}))
+        return Outcome("inconclusive", f"at an interior minimum {v}* {words[want]} with {theta} (proved), but no "
+                                       f"sampled configuration has one: the optimum sits at the {'/'.join(regimes)} "
+                                       f"end, and at the {where} end the direction is not the claimed one", ev)
     if ends_bad:
         return Outcome("conditional", f"holds where the minimum is interior: there {v}* {words[want]} with {theta} "
                                       f"(proved); not where it sits at the {'/'.join(ends_bad)} end of its range",
