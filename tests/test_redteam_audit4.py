@@ -100,3 +100,73 @@ b = "0.34"
     got = {k: o.verdict for k, o in v.items()}
     assert got == {"repeat": "inconclusive", "named-two": "holds", "named-one": "fails", "repeat-both": "holds"}, got
     assert "repeats the printed number `0.34` (2 times)" in v["repeat"].summary
+
+
+SCALES = '''
+[paper]
+id = "red4"
+title = "red team, round 4"
+
+[symbols]
+n = { description = "scale", range = [1, 1e12] }
+a = { description = "exponent", range = [2, 3] }
+N = { description = "params", range = [1e6, 1e13] }
+D = { description = "tokens", range = [1e6, 1e14] }
+C = { description = "flops", range = [1e15, 1e26] }
+
+[constants]
+g = "2.5"
+'''
+
+
+def test_an_asymptotic_exponent_with_symbolic_parameters_is_checked_at_their_values(tmp_path):
+    # the exponent of n + n**a tends to a (a in [2, 3]); SymPy's limit with symbolic a (or a printed g) is 1:
+    # `1` held and the true `g` failed
+    v = _verdicts(tmp_path, "".join([
+        _claim("symbolic", "exponent", law='"n + n**a"', scale='"n"', quantity='"n + n**a"', claimed=1,
+               asymptotic="true"),
+        _claim("printed", "exponent", law='"n + n**g"', scale='"n"', quantity='"n + n**g"', claimed=1,
+               asymptotic="true"),
+        _claim("printed-true", "exponent", law='"n + n**g"', scale='"n"', quantity='"n + n**g"', claimed='"g"',
+               asymptotic="true"),
+        # a limit SymPy gets right (a - 1/(n + 1) -> a) agrees at every sampled a: evidence, still not a proof
+        _claim("agreeing", "exponent", law='"n**a*(1 + 1/n)"', scale='"n"', quantity='"n**a*(1 + 1/n)"',
+               claimed='"a"', asymptotic="true"),
+    ]), header=SCALES)
+    assert {k: o.verdict for k, o in v.items()} == {"symbolic": "inconclusive", "printed": "inconclusive",
+                                                   "printed-true": "inconclusive", "agreeing": "inconclusive"}, \
+        {k: o.summary for k, o in v.items()}
+    assert "with symbolic parameters is 1, but at" in v["symbolic"].summary
+    assert "evidence, not a proof" in v["agreeing"].summary, v["agreeing"].summary
+
+
+def test_the_compute_optimal_engine_says_when_its_exponents_are_limits_and_counts_every_varying_part(tmp_path):
+    # three moving terms: the engine's exponents are limits (10/11 only beyond N ~ 1e33; 1/2 over the range) and
+    # need `asymptotic = true`; a part that depends on C alone, (C/6)**(-1/10), makes the loss fall as C**-0.1
+    def compute_optimal(cid, law, quantity, claimed, **extra):
+        return _claim(cid, "exponent", law=law, constraint='"C = 6*N*D"', eliminate='"D"', minimize='["N"]',
+                      scale='"C"', quantity=quantity, claimed=claimed, **extra)
+
+    v = _verdicts(tmp_path, "".join([
+        compute_optimal("unasked-limit", '"1/N + 1/(10**30*N**exact(0.1)) + 1/D"', '"N"', '"10/11"'),
+        compute_optimal("rest-of-the-loss", '"2 + 1/N + 1/D + 1/(N*D)**(1/10)"', '"2 + 1/N + 1/D + 1/(N*D)**(1/10)"',
+                        '"-1/2"', asymptotic="true"),
+    ]), header=SCALES)
+    assert v["unasked-limit"].verdict == "inconclusive" and "asymptotic = true" in v["unasked-limit"].summary
+    assert v["rest-of-the-loss"].verdict == "fails", v["rest-of-the-loss"].summary
+    assert "derived exponent -0.1" in v["rest-of-the-loss"].summary
+
+
+def test_a_trend_of_the_minimizer_needs_a_real_minimizer_and_an_interior_regime(tmp_path):
+    # k* = round(m) for (k - m)**2 over integers moves in steps (never strictly); x* = 10 for every c in [20, 30]
+    # (the minimum is never interior), so "x* increases with c" holds nowhere (it was `conditional`)
+    header = HEADER + '''k = { description = "k", range = [1, 100], integer = true }
+m = { description = "m", range = [2, 50] }
+c = { description = "c", range = [20, 30] }
+'''
+    v = _verdicts(tmp_path, "".join([
+        _claim("integer", "sign", law='"(k - m)**2"', argmin='"k"', over="[1, 100]", param='"m"', sign='"positive"'),
+        _claim("vacuous", "sign", law='"(x - c)**2"', argmin='"x"', over="[1, 10]", param='"c"', sign='"positive"'),
+    ]), header=header)
+    assert v["integer"].verdict == "inconclusive" and "integer symbol" in v["integer"].summary
+    assert v["vacuous"].verdict == "inconclusive" and "no sampled configuration has one" in v["vacuous"].summary
