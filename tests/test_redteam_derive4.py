@@ -57,3 +57,20 @@ def test_a_limit_whose_approach_cannot_be_evaluated_is_not_confirmed():
     bad = derivation(sp.log(sp.cosh(x) ** 2 - sp.sinh(x) ** 2), 1)
     assert not bad.ok and "does not evaluate to a finite real number" in _detail(bad), _detail(bad)
     assert derivation(sp.log(1 + 1 / x), 0).ok
+
+
+def test_a_limit_whose_values_settle_away_from_the_claimed_value_is_refuted():
+    # cosh(log x)**2 - sinh(log x)**2 - 1 - 10**6/x is -10**6/x, which tends to 0; SymPy's limit is 1, and the
+    # values (-1000, -1, -1e-6, -1e-18) came closer to 1 from the first point to the last, which was enough
+    x = Var("x", 1, None)
+    X = x.symbol
+
+    def derivation(expr, value):
+        return Derivation("f4", "lim", vars=[x], steps=[Limit("L", expr, X, sp.oo, value)], conclusion="L").verify({})
+
+    g = sp.log(X)
+    bad = derivation(sp.cosh(g) ** 2 - sp.sinh(g) ** 2 - 1 - 10**6 / X, 1)
+    assert not bad.ok and "which do not approach 1" in _detail(bad), _detail(bad)
+    # slow limits still verify: 1/log(log(x)) -> 0, log(log(x)) -> oo, x*exp(-x/10**4) -> 0
+    for expr, value in ((1 / sp.log(g), 0), (sp.log(g), sp.oo), (X * sp.exp(-X / 10**4), 0)):
+        assert derivation(expr, value).ok, sp.sstr(expr)

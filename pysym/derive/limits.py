@@ -88,12 +88,13 @@ class Limit(Step):
         complex) confirm nothing, so they are a reason too."""
         f, v = self.expr.xreplace(values), self.value.xreplace(values)
         p = self.point
+        powers = (3, 6, 12, 24, 48, 96, 192)  # far enough for log(n)/n**(1/21) to have turned toward 0
         if p is sp.oo:
-            xs = [sp.Integer(10) ** k for k in (3, 6, 12, 24)]
+            xs = [sp.Integer(10) ** k for k in powers]
         elif p is -sp.oo:
-            xs = [-sp.Integer(10) ** k for k in (3, 6, 12, 24)]
+            xs = [-sp.Integer(10) ** k for k in powers]
         else:
-            xs = [p + sp.Integer(10) ** -k for k in (3, 6, 12, 24)]  # SymPy's default direction: from above
+            xs = [p + sp.Integer(10) ** -k for k in powers]  # SymPy's default direction: from above
         try:
             with mpmath.workdps(300):
                 ys = [sp.N(f, 300, subs={self.var: x}) for x in xs]
@@ -103,14 +104,22 @@ class Limit(Step):
                 return (f"but its value at {sp.sstr(x)} does not evaluate to a finite real number at 300 digits "
                         f"({sp.sstr(sp.N(y, 4))}), so the values approaching it cannot confirm the limit")
             if v is sp.oo or v is -sp.oo:
+                # growing, and not levelling off: each of the last two steps at least 0.6 of the one before (x
+                # squares from point to point: log(log(x)) grows by equal steps, 1 - 1/log(x) by halving ones)
                 sign = 1 if v is sp.oo else -1
-                grows = all(sign * b > sign * a for a, b in zip(ys, ys[1:])) and sign * ys[-1] > 0
+                steps = [sign * (b - a) for a, b in zip(ys, ys[1:])]
+                grows = all(d > 0 for d in steps) and sign * ys[-1] > 0 and \
+                    all(b >= a * sp.Rational(3, 5) for a, b in zip(steps[-3:], steps[-2:]))
                 return None if grows else (f"but the values at {', '.join(map(sp.sstr, xs))} are "
                                            f"{', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, which do not tend to "
                                            f"{sp.sstr(v)}")
             vv = sp.N(v, 300)
             gaps = [abs(y - vv) for y in ys]
-            if gaps[-1] <= sp.Float(10) ** -100 or gaps[-1] < gaps[0] * sp.Rational(9, 10):
+            # the distance to the claimed value shrinks at each of the last two points (by a tenth at least), or
+            # is negligible: a term large at the first point (-10**6/x) no longer hides values that settle
+            # elsewhere (-1000, -1, ... -> 0 against a claimed 1)
+            if gaps[-1] <= sp.Float(10) ** -100 or all(b <= a * sp.Rational(9, 10)
+                                                        for a, b in zip(gaps[-3:], gaps[-2:])):
                 return None
             return (f"but the values at {', '.join(map(sp.sstr, xs))} are {', '.join(sp.sstr(sp.N(y, 4)) for y in ys)}, "
                     f"which do not approach {sp.sstr(v)}")
