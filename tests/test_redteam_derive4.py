@@ -11,6 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pysym.derive import Bound, Derivation, Limit, Numeric, Sign, Var
+from pysym.derive.numeric import Domain, Range
 
 
 def _detail(report) -> str:
@@ -74,3 +75,18 @@ def test_a_limit_whose_values_settle_away_from_the_claimed_value_is_refuted():
     # slow limits still verify: 1/log(log(x)) -> 0, log(log(x)) -> oo, x*exp(-x/10**4) -> 0
     for expr, value in ((1 / sp.log(g), 0), (sp.log(g), sp.oo), (X * sp.exp(-X / 10**4), 0)):
         assert derivation(expr, value).ok, sp.sstr(expr)
+
+
+def test_a_range_from_zero_is_sampled_at_every_scale():
+    # x <= x**2 fails on (0, 1): uniform draws on [0, 10**6] land there once in a million, and the corners 0 and
+    # 10**6 satisfy it, so the numeric check passed
+    def derivation(high):
+        x = Var("x", 0, high)
+        return Derivation("f5", "t", vars=[x], steps=[Bound("b", x.symbol, x.symbol**2, by=Numeric())],
+                          conclusion="b").verify({})
+
+    bad = derivation(10**6)
+    assert not bad.ok and "fails" in _detail(bad), _detail(bad)
+    x = Var("x", 0, 10**6)
+    drawn = [p[x.symbol] for p in Domain([Range(x.symbol, 0, 10**6)]).sample(120)]
+    assert sum(1 for v in drawn if 0 < v < 1) >= 20 and max(drawn) == 10**6

@@ -132,7 +132,8 @@ class Domain:
 
 class _Draw:
     """Draws one symbol's value: boundary values first (corner cases), then
-    log-uniform draws over ranges of more than a factor 50 above zero, else
+    log-uniform draws over ranges of more than a factor 50 above zero (and over
+    the 15 decades below the upper end of a range [0, H] with H > 50), else
     uniform ones; integers rounded into the range.  A range whose bounds are
     constants has them (and their logarithms) computed once; the values are
     the same as computing them afresh at every draw, since the arithmetic is."""
@@ -158,6 +159,11 @@ class _Draw:
             return None
         if lo > 0 and hi / lo > 50:
             log_lo = mpmath.log(lo)
+            return lo, hi, True, log_lo, mpmath.log(hi) - log_lo
+        if lo == 0 and hi > 50:
+            # [0, 10**6] drawn uniformly almost never gives a value below 1 (x <= x**2 passed every check): the
+            # scales down to 10**-15 of the upper end, log-uniformly (0 itself is a corner)
+            log_lo = mpmath.log(hi) - 15 * mpmath.log(10)
             return lo, hi, True, log_lo, mpmath.log(hi) - log_lo
         return lo, hi, False, lo, hi - lo
 
