@@ -170,3 +170,18 @@ c = { description = "c", range = [20, 30] }
     ]), header=header)
     assert v["integer"].verdict == "inconclusive" and "integer symbol" in v["integer"].summary
     assert v["vacuous"].verdict == "inconclusive" and "no sampled configuration has one" in v["vacuous"].summary
+
+
+def test_a_stationary_point_is_a_minimizer_only_where_the_law_is_smooth(tmp_path):
+    # 1/x + 1/(x - 5)**2 on [1, 10]: its only stationary point, 2.611 (value 0.558), was taken for the proved
+    # global minimizer; beyond the pole the law falls to 0.14 at x = 10 (and to f(y) for x in [1, y], y >= 8)
+    header = HEADER + 'y = { description = "upper end", range = [8, 12] }\n'
+    law = '"1/x + 1/(x - 5)**2"'
+    v = _verdicts(tmp_path, "".join([
+        _claim("minimizer", "value", quantity='"x"', claimed="2.611", abs_tolerance="0.001", minimize=law,
+               over="{ x = [1, 10] }"),
+        _claim("minimum", "value", quantity=law, claimed='"0.558"', minimize=law, over="{ x = [1, 10] }"),
+        _claim("independent", "independence", law=law, argmin='["x"]', over='{ x = [1, "y"] }', of='["y"]'),
+    ]), header=header)
+    assert {k: o.verdict for k, o in v.items()} == {"minimizer": "inconclusive", "minimum": "inconclusive",
+                                                   "independent": "inconclusive"}, {k: o.summary for k, o in v.items()}

@@ -40,7 +40,7 @@ import sympy as sp
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.derive import prove
 
-__all__ = ["attempt", "ATTEMPT_SECONDS", "explosive", "safe_simplify"]
+__all__ = ["attempt", "ATTEMPT_SECONDS", "explosive", "safe_simplify", "not_smooth"]
 
 ATTEMPT_SECONDS = 8.0
 
@@ -136,3 +136,34 @@ def monotone(g, v, order) -> bool:
     at most one root in ``v`` there, so the one solution SymPy gives is not one branch of several."""
     slope = sp.diff(g, v)
     return attempt("nonnegative", slope, order) or attempt("nonnegative", -slope, order)
+
+
+SMOOTH_EVERYWHERE = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh)
+
+
+def not_smooth(f, order) -> str | None:
+    """Why ``f`` may have a pole or a kink where the symbols range (``order``: their bounds), or None: every
+    power whose exponent is not a nonnegative integer has a base proved positive, every logarithm an argument
+    proved positive, and every other function is one that is smooth everywhere (an allow-list).  A unique
+    stationary point with a positive second derivative is the minimum of an interval only where the law is
+    smooth: 1/x + 1/(x - 5)**2 has one at 2.61 and falls below it beyond its pole at 5.
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> not_smooth(1 / x + x**2, [(1, x)]) is None
+    True
+    >>> not_smooth(1 / x + 1 / (x - 5)**2, [(1, x), (x, 10)])
+    'the base `x - 5` of `(x - 5)**(-2)` is not proved positive'
+    """
+    for sub in sp.preorder_traversal(sp.sympify(f)):
+        if isinstance(sub, sp.Pow):
+            if sub.exp.is_integer and sub.exp.is_nonnegative:
+                continue
+            if not attempt("positive", sub.base, order):
+                return f"the base `{sp.sstr(sub.base)}` of `{sp.sstr(sub)}` is not proved positive"
+        elif isinstance(sub, sp.log):
+            if not attempt("positive", sub.args[0], order):
+                return f"the argument of `{sp.sstr(sub)}` is not proved positive"
+        elif isinstance(sub, (sp.Function, sp.Piecewise)) and not isinstance(sub, SMOOTH_EVERYWHERE):
+            return f"`{sp.sstr(sub.func)}` is not one of the functions smooth everywhere"
+    return None
+

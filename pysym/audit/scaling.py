@@ -33,7 +33,7 @@ import sympy as sp
 
 from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.numbers import show
-from pysym.audit.proofs import attempt
+from pysym.audit.proofs import attempt, not_smooth
 from pysym.derive import prove
 
 __all__ = ["stationary_minimum", "power_terms", "elasticity", "scaling_exponent", "coefficient"]
@@ -120,6 +120,9 @@ def stationary_minimum(f, x, order, budget: float = 20):
     proved; ``(None, why)`` otherwise."""
     if not x.is_positive:
         return None, f"{x} is not known to be positive"
+    rough = not_smooth(f, order)
+    if rough:  # a pole or a kink: a second well beyond it goes unseen by the stationary point
+        return None, f"the law may not be smooth where {x} ranges: {rough}"
     try:
         with cpu_limit(budget):
             found = _power_balance(f, x, order)

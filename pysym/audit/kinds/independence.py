@@ -32,7 +32,7 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.context import Context
 from pysym.audit.fields import EXPRESSION, POINT, RANGES, SYMBOLS
 from pysym.audit.numbers import num, show
-from pysym.audit.proofs import attempt
+from pysym.audit.proofs import attempt, not_smooth
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.scaling import real_solutions
 from pysym.audit.relations import scope_note
@@ -99,6 +99,12 @@ def _stationary(cf, claim, law, vs, ofs, box, ev):
     dep = sorted({str(x) for val in s.values() for x in val.free_symbols} & {str(o) for o in ofs})
     if not (minimum and inside):
         return None  # not a proved interior minimum: decide by the other means
+    rough = not_smooth(law, order)
+    if rough:
+        # the only stationary point of an interval is its minimum only where the law is smooth (1/x + 1/(x-5)**2
+        # has one at 2.61, and falls below it beyond its pole at 5)
+        ev["global"] = f"the law may not be smooth on the box: {rough}"
+        return None
     if len(vs) > 1:
         # in one variable the only stationary point of an interval, a minimum, is the minimum; in two it need not
         # be (x**2 + y**2*(1 - x)**3 has one, at 0, and goes below it on the box's faces): the law must be proved
