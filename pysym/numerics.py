@@ -1,8 +1,8 @@
 """The global numeric settings every verdict and verification runs under.
 
 python-flint's working precision and thread count, mpmath's precision and
-complex trapping, SymPy's global evaluation switches and its printers' global
-settings (``init_printing(order=...)`` changes every ``sstr`` and
+complex trapping, SymPy's global evaluation switches, the generator that orders
+its assumption checks, and its printers' global settings (``init_printing(order=...)`` changes every ``sstr`` and
 ``lambdify``), and the standard ``decimal`` context are process-wide, so a
 program that changed one of them (a notebook that raised ``flint.ctx.prec``)
 would otherwise change what the auditor or a derivation computes, and a
@@ -45,7 +45,16 @@ def standard():
     saved_mp = (mpmath.mp.prec, mpmath.mp.trap_complex)
     saved_sympy = (global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow)
     saved_decimal = decimal.getcontext()
+    # SymPy shuffles the order in which its assumptions system checks related facts, with a generator it never
+    # seeds: seeded here, so that a handler whose answer depends on the order answers alike in every run
     try:
+        from sympy.core.random import _assumptions_rng as assumptions_rng
+    except ImportError:  # another SymPy: no such generator
+        assumptions_rng = None
+    saved_rng = None if assumptions_rng is None else assumptions_rng.getstate()
+    try:
+        if assumptions_rng is not None:
+            assumptions_rng.seed(20261127)
         if flint_ctx is not None:
             flint_ctx.prec, flint_ctx.pretty, flint_ctx.cap, flint_ctx.threads = 53, True, 10, 1
         Printer._global_settings.clear()
@@ -64,6 +73,8 @@ def standard():
         mpmath.mp.prec, mpmath.mp.trap_complex = saved_mp
         global_parameters.evaluate, global_parameters.distribute, global_parameters.exp_is_pow = saved_sympy
         decimal.setcontext(saved_decimal)
+        if assumptions_rng is not None:
+            assumptions_rng.setstate(saved_rng)
 
 
 def compiled(args, expr, modules: str):

@@ -235,3 +235,14 @@ def test_the_callers_printing_settings_and_flint_threads_do_not_reach_a_claim(mo
     with standard():
         assert ctx.threads == 1 and Printer._global_settings == {}
     assert ctx.threads == 2
+    # SymPy orders its assumption checks with an unseeded generator: seeded inside, the caller's state kept
+    from sympy.core.random import _assumptions_rng
+
+    draws = []
+    for caller in (1, 2):
+        _assumptions_rng.seed(caller)
+        outside = _assumptions_rng.getstate()
+        with standard():
+            draws.append(_assumptions_rng.random())
+        assert _assumptions_rng.getstate() == outside
+    assert draws[0] == draws[1]
