@@ -35,6 +35,7 @@ from pysym.audit.budget import CPUTimeout, cpu_limit
 from pysym.audit.numbers import show
 from pysym.audit.proofs import attempt, not_smooth
 from pysym.derive import prove
+from pysym.derive.limits import same_limit
 
 __all__ = ["stationary_minimum", "power_terms", "elasticity", "scaling_exponent", "coefficient"]
 
@@ -176,14 +177,15 @@ def _elasticity(q, scale):
     return sp.simplify(sp.expand_log(scale * sp.diff(sp.log(q), scale), force=True))
 
 
-def scaling_exponent(q, scale, ev: dict, budget: float = 20, samples=()):
+def scaling_exponent(q, scale, ev: dict, budget: float = 20, samples=lambda: []):
     """d log q / d log scale, or its limit as scale grows (noted in ``ev``);
     None if SymPy cannot get it within the budget.
 
     SymPy's limit with symbolic parameters decides comparisons it cannot know
     (the limit of the exponent of ``n + n**a`` came out 1 for ``a`` in [2, 3]):
-    such a limit is taken again at each of ``samples`` (``{symbol: number}``,
-    covering every parameter) and must agree there, else None (the
+    such a limit is taken again at each of the points ``samples()`` gives
+    (``{symbol: number}``, covering every parameter; drawn only for such a
+    limit) and must agree there, else None (the
     disagreement is noted in ``ev``); an agreeing one is marked in ``ev``
     (``asymptotic_parameters``) as evidence, not a proof."""
     try:
@@ -193,6 +195,7 @@ def scaling_exponent(q, scale, ev: dict, budget: float = 20, samples=()):
                 limit = sp.limit(e, scale, sp.oo)
                 params = sorted(e.free_symbols - {scale}, key=str)
                 if params:
+                    samples = samples()
                     why = _limit_disagrees(e, limit, scale, params, samples)
                     if why:
                         ev["limit_check"] = why
@@ -219,14 +222,7 @@ def _limit_disagrees(e, limit, scale, params, samples) -> str | None:
         values = {p: point[p] for p in params}
         shown = ", ".join(f"{p} = {show(v)}" for p, v in values.items())
         at = sp.limit(e.xreplace(values), scale, sp.oo)
-        want = limit.xreplace(values)
-        if at.is_finite is False or want.is_finite is False:
-            agree = at == want
-        else:
-            a, w = sp.N(at, 50), sp.N(want, 50)
-            agree = bool(a.is_number and w.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
-                         and abs(a - w) <= sp.Float(10) ** -40 * (1 + abs(w)))
-        if not agree:
+        if not same_limit(at, limit.xreplace(values)):
             return (f"SymPy's limit as {scale} -> oo with symbolic parameters is {show(limit)}, but at {shown} it "
                     f"is {show(at)}: not trusted")
     return None

@@ -17,7 +17,7 @@ from pysym.derive import numeric
 from pysym.derive.defined import undefined_somewhere
 from pysym.derive.steps import Step, StepResult
 
-__all__ = ["ANALYTIC", "Limit"]
+__all__ = ["ANALYTIC", "Limit", "same_limit"]
 
 
 ANALYTIC = (sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.atan, sp.sinh, sp.cosh, sp.tanh)
@@ -152,17 +152,22 @@ class Limit(Step):
             except (NotImplementedError, ValueError) as exc:
                 return f"SymPy could not take the limit at {shown} to confirm it: {exc}"
             claimed = self.value.xreplace(values)
-            if at.is_finite is False or claimed.is_finite is False:
-                agree = at == claimed
-            else:
-                with mpmath.workdps(numeric.DIGITS):
-                    a, c = sp.N(at, numeric.DIGITS), sp.N(claimed, numeric.DIGITS)
-                    agree = bool(a.is_number and c.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
-                             and abs(a - c) <= sp.Float(10) ** (-numeric.DIGITS + 10) * (1 + abs(c)))
-            if not agree:
+            if not same_limit(at, claimed):
                 return (f"but at {shown} the limit is {sp.sstr(at)}, not {sp.sstr(claimed)} (SymPy's limit with "
                         "symbolic parameters is wrong here)")
             away = self._approach(values)
             if away:
                 return f"at {shown}, {away}"
         return None
+
+
+def same_limit(at, claimed) -> bool:
+    """Whether a limit SymPy took with the parameters fixed (``at``) is ``claimed`` there: the same infinity, or
+    finite numbers that agree to 40 digits (an unevaluated limit, ``nan`` or an ``AccumBounds`` never agrees)."""
+    if at.is_finite is False or claimed.is_finite is False:
+        return at == claimed
+    with mpmath.workdps(numeric.DIGITS):
+        a, c = sp.N(at, numeric.DIGITS), sp.N(claimed, numeric.DIGITS)
+        return bool(a.is_number and c.is_number and not a.has(sp.nan, sp.AccumBounds, sp.Limit)
+                    and abs(a - c) <= sp.Float(10) ** (-numeric.DIGITS + 10) * (1 + abs(c)))
+

@@ -297,13 +297,13 @@ def _engine(s: _Setup, ev):
             # (1/(N*D)**(1/10) = (C/6)**(-1/10)) moves the loss too: the exponent of the whole varying part
             if q_star is None:
                 return None
-            derived = scaling_exponent(q_star, s.scale, ev, samples=_limit_samples(s))
+            derived = scaling_exponent(q_star, s.scale, ev, samples=lambda: _limit_samples(s))
             return None if derived is None else (derived, q_star, r.method)
         return r.exponent_loss, q_star, r.method
     if r.N_star is None:
         return None
     q_star = q.subs({s.eliminated: r.D_star, m: r.N_star})
-    derived = scaling_exponent(q_star, s.scale, ev, samples=_limit_samples(s))
+    derived = scaling_exponent(q_star, s.scale, ev, samples=lambda: _limit_samples(s))
     return None if derived is None else (derived, q_star, r.method)
 
 
@@ -365,7 +365,7 @@ def _closed_form(s: _Setup, ev):
     else:
         ev["closed_form"] = "no closed form is attempted for several minimized symbols"
         return None
-    derived = scaling_exponent(q_star, s.scale, ev, samples=_limit_samples(s))
+    derived = scaling_exponent(q_star, s.scale, ev, samples=lambda: _limit_samples(s))
     return None if derived is None else (derived, q_star, "closed form (SymPy)")
 
 
