@@ -30,9 +30,12 @@ r"""Figures drawn the same way everywhere.
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from typing import Sequence
+
+from pysym.paths import write_atomic
 
 __all__ = ["save_figure", "math_label", "plot_exponent"]
 
@@ -44,8 +47,10 @@ def save_figure(fig, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
     plt.close(fig)
+    write_atomic(Path(path), png.getvalue())  # whole, and untouched when the picture is the same
 
 
 def math_label(text: str, names: dict | None = None) -> str:

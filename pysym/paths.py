@@ -108,8 +108,18 @@ def cache_dir() -> Path:
 def write_atomic(path: Path, data: str | bytes, *, private: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename, so a
     failure never leaves a half-written file behind; ``private``: readable and
-    writable by this user only (mode 0600), whatever the umask."""
+    writable by this user only (mode 0600), whatever the umask.  A regular file
+    that already holds exactly ``data`` is left as it is (not private ones,
+    whose mode is set afresh), so that its modification time says when its
+    content last changed (what decides whether main.pdf is out of date)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    blob = data if isinstance(data, bytes) else data.encode("utf-8")
+    if not private and path.is_file() and not path.is_symlink():
+        try:
+            if path.stat().st_size == len(blob) and path.read_bytes() == blob:
+                return
+        except OSError:
+            pass
     mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     umask = os.umask(0)
