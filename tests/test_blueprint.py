@@ -20,7 +20,7 @@ import pytest
 from pysym.lean.check import CheckResult
 from pysym.lean.source import Problem
 from pysym.render import compile_pdf, render_all
-from pysym.render.blueprint import blueprint_files, build_web, lean_library_tex, web_available, write_blueprint
+from pysym.render.blueprint import BlueprintError, blueprint_files, build_web, lean_library_tex, web_available, write_blueprint
 from pysym.render.leanlib import library
 
 from conftest import ROOT
@@ -259,3 +259,26 @@ def test_web_version_builds(built):
         assert f'"{node}"' in graph, node
     assert '"step:routing_term.upper" -> "step:routing_term.choose_upper"' in graph
     assert "#D9CCF5" in graph  # a step proved by SymPy has its own colour
+
+
+@needs_web
+def test_the_web_build_finds_files_by_path_without_tex_and_refuses_a_missing_one(tmp_path, monkeypatch):
+    """plasTeX finds a file named by a path (``\\input{../chapters/one}``) with
+    TeX's `kpsewhich`; a machine without TeX used to leave the chapters out of
+    the page with a warning, and the build passed.  Here no TeX is on PATH: the
+    chapter that exists is read, the one that does not stops the build."""
+    for rel, text in blueprint_files(NAMES).items():  # the blueprint's own sources, with chapters of ours
+        (tmp_path / "blueprint" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "blueprint" / rel).write_text(text)
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "one.tex").write_text(
+        "\\begin{theorem}\\label{thm:found}\\lean{found}\\leanok\nA chapter read by its path.\n\\end{theorem}\n")
+    content = tmp_path / "blueprint" / "src" / "content.tex"
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tex-here"))
+    content.write_text("\\input{../../chapters/one}\n")
+    build_web(tmp_path)
+    assert '"thm:found"' in (tmp_path / "blueprint" / "web" / "dep_graph_document.html").read_text()
+    content.write_text("\\input{../../chapters/one}\n\\input{../../chapters/two}\n")
+    with pytest.raises(BlueprintError, match=r"File not found: \.\./\.\./chapters/two") as error:
+        build_web(tmp_path)
+    assert "chapters/one" not in str(error.value)

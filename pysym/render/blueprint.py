@@ -164,7 +164,11 @@ def web_available() -> bool:
 #   in the same environment compiles to the same template;
 # - plastexdepgraph adds the dependency graph's nodes in the order of a set of document nodes, which hash
 #   by their addresses in memory (a different order in every run): here they are added in the order of
-#   their labels, so that the page is the same bytes every time.
+#   their labels, so that the page is the same bytes every time;
+# - a file named by a path (`\input{../../derivations/routing_term}`, `macros/common`) is found beside the
+#   working directory whether or not TeX is installed: plasTeX asks TeX's `kpsewhich`, and without it
+#   looks for the name in a directory listing, which finds no name with a `/` in it (and the chapters were
+#   left out with a warning).
 _ORDERED_GRAPH = """\
 from plastexdepgraph.Packages import depgraph
 
@@ -185,7 +189,23 @@ def to_dot(self, shapes):
 depgraph.DepGraph.to_dot = to_dot
 """
 
-_PLASTEX = _ORDERED_GRAPH + """\
+_LOCAL_FILES = """\
+import os
+from plasTeX.TeX import TeX
+
+_kpsewhich = TeX.kpsewhich
+
+
+def kpsewhich(self, name):
+    if os.path.isfile(name):  # relative to the working directory, which kpsewhich searches first
+        return os.path.abspath(name)
+    return _kpsewhich(self, name)
+
+
+TeX.kpsewhich = kpsewhich
+"""
+
+_PLASTEX = _ORDERED_GRAPH + _LOCAL_FILES + """\
 import sys
 import jinja2
 
@@ -229,7 +249,8 @@ def build_web(build_dir: Path, *, timeout: float = 900) -> Path:
     except subprocess.TimeoutExpired:
         raise BlueprintError(f"plasTeX gave no result after {timeout:.0f} s") from None
     output = proc.stdout + proc.stderr
-    errors = [ln for ln in output.splitlines() if re.match(r"\s*ERROR\b", ln)]
+    # an error, or a file it could not find (plasTeX leaves the `\input` out and goes on)
+    errors = [ln for ln in output.splitlines() if re.match(r"\s*(ERROR\b|WARNING: File not found)", ln)]
     index, graph = web / "index.html", web / "dep_graph_document.html"
     if proc.returncode != 0 or errors or not index.is_file() or not graph.is_file():
         tail = "\n".join((errors or output.strip().splitlines())[-20:])
