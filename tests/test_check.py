@@ -238,6 +238,13 @@ LAYER2 = {
         theorem by_native : 10 < 20 := by native_decide
         end MoeTheory
         """,
+    # the kernel reduces `Lean.reduceBool` by running compiled code: no axiom in the proof term
+    "MoeTheory.Kernel": """
+        namespace MoeTheory
+        def big : Bool := decide (2 ^ 64 < 2 ^ 65)
+        theorem by_kernel_evaluation : Lean.reduceBool big = true := rfl
+        end MoeTheory
+        """,
     "MoeTheory.Escaped": """
         namespace MoeTheory
         #guard_msgs (drop warning) in
@@ -282,12 +289,45 @@ def test_layer2_alone_catches_what_the_gate_would(toolchain, tmp_path):
     assert "<generated>" not in text  # auxiliary constants are reported at their declaration
     assert any(p.path == "MoeTheory/Native.lean" and "Lean.ofReduceBool" in p.message for p in result.problems)
     assert any(p.path == "MoeTheory/Escaped.lean" and "sorryAx" in p.message for p in result.problems)
+    assert ("MoeTheory/Kernel.lean:3:0: MoeTheory.by_kernel_evaluation depends on Lean.reduceBool (the kernel runs "
+            "compiled code to reduce it: as trusted as an axiom)") in text
     assert result.axioms["MoeTheory.uses_bad"] == ["sorryAx"]
     # the visibility audit: a private declaration of another module, a module not imported
     assert "MoeTheory/Peeker.lean:3:0: `MoeTheory.peeks` uses `MoeTheory.secret`, a private declaration" in text
     assert ("MoeTheory/Stranger.lean:2:0: `MoeTheory.borrows` uses `MoeTheory.shown` of module MoeTheory.Owner, "
             "which module MoeTheory.Stranger does not import") in text
     assert not any("uses_secret" in p.message for p in result.problems)  # its own private: fine
+
+
+def test_an_axiom_finding_compiled_in_this_run_is_kept_whatever_name_it_has(tmp_path, monkeypatch):
+    """A run on top of a base keeps the axiom audit's findings of its own
+    modules; a constant it compiled but named like a declaration of the base
+    (``namespace MoeTheory.a`` in a user's file) used to be placed in the
+    base's file, and dropped with the base's findings."""
+    from types import SimpleNamespace
+
+    import pysym.lean.runs as runs
+    from pysym.lean.source import Problem
+
+    found = [(Problem("MoeTheory/A.lean", 1, 0, "MoeTheory.a.inst depends on the axiom sorryAx"), "MoeTheoryTop"),
+             (Problem("MoeTheory/A.lean", 1, 0, "MoeTheory.a depends on the axiom sorryAx"), "MoeTheoryBase"),
+             (Problem("MoeTheory/B.lean", 2, 0, "MoeTheory.b depends on the axiom sorryAx"), "MoeTheoryTop")]
+    monkeypatch.setattr(runs, "audit_axioms", lambda oleans, lib, where: ({}, found))
+    monkeypatch.setattr(runs, "declaration_uses", lambda oleans, declared: {})
+    monkeypatch.setattr(runs, "name_clashes", lambda audit, where: [])
+    monkeypatch.setattr(runs, "statement_meanings", lambda oleans, statements, declared: {})
+    tree = runs.Tree([], [], SimpleNamespace(lib=tmp_path, supports_print_axioms=False), 60, QUIET,
+                     {"MoeTheory.a": ("MoeTheory.A", "MoeTheory/A.lean", 1, False),
+                      "MoeTheory.b": ("MoeTheory.B", "MoeTheory/B.lean", 2, False)}, {})
+    top = [SimpleNamespace(name="MoeTheory.B", relpath="MoeTheory/B.lean")]
+    olean = tmp_path / "MoeTheoryTop.olean"
+    result = runs.interpret(tree, top, None, 0, [], olean=olean,
+                            audit={"MoeTheoryBase": tmp_path / "MoeTheoryBase.olean", "MoeTheoryTop": olean})
+    assert not result["ok"]
+    assert [(p["path"], p["message"]) for p in result["problems"]] == [
+        ("<MoeTheoryTop>", "MoeTheory.a.inst depends on the axiom sorryAx (a constant of this run named like a "
+                           "declaration of MoeTheory/A.lean)"),
+        ("MoeTheory/B.lean", "MoeTheory.b depends on the axiom sorryAx")]
 
 
 def test_gate_refusal_stops_before_lean(tmp_path):

@@ -49,6 +49,9 @@ BYPASSES = [
     ("sorryAx_escaped", "theorem bad : False := «sorryAx» False false", "`sorryAx`", 1, 23),
     ("ofReduceBool", "theorem bad : False := Lean.ofReduceBool _ _ rfl", "`ofReduceBool`", 1, 23),
     ("trustCompiler", "theorem bad : True := Lean.trustCompiler", "`trustCompiler`", 1, 22),
+    # the kernel runs compiled code for these, and the proof records no axiom (the .olean audit counts them too)
+    ("reduceBool", "theorem t : Lean.reduceBool b = true := rfl", "`reduceBool`", 1, 12),
+    ("reduceNat", "theorem t : Lean.reduceNat n = 4 := rfl", "`reduceNat`", 1, 12),
     ("by_elab", "theorem bad : False := by_elab pure (Lean.mkConst ``True.intro)", "`by_elab`", 1, 23),
     ("run_tac", "theorem bad : True := by run_tac pure ()", "`run_tac`", 1, 25),
     # commands off the allow-list, wherever they stand

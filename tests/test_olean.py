@@ -338,6 +338,24 @@ def test_a_private_axiom_named_like_a_standard_one_is_still_a_finding():
         (fake, fake, True), ("t", fake, True)]
 
 
+def test_kernel_evaluation_counts_as_an_axiom():
+    # `theorem t : Lean.reduceBool c = true := rfl`: the kernel runs c's compiled code, and the proof names no axiom
+    core = ConstGraph.from_nodes([("propext", "axiom", []), ("Lean.reduceBool", "body", []),
+                                  ("Lean.reduceNat", "stripped", [])])
+    proj = ConstGraph.from_nodes([("c", "body", []), ("t", "body", ["Lean.reduceBool", "c"]),
+                                  ("u", "body", ["t", "propext"]), ("n", "body", ["Lean.reduceNat"]),
+                                  ("fine", "body", ["c", "propext"])], base=core)
+    audit = audit_graph(core, proj)
+    assert {d.name: d.axioms for d in audit} == {"c": (), "t": ("Lean.reduceBool",),
+                                                 "u": ("Lean.reduceBool", "propext"), "n": ("Lean.reduceNat",),
+                                                 "fine": ("propext",)}
+    found = {(f.declaration, f.axiom): f for f in findings(audit)}
+    assert sorted(found) == [("n", "Lean.reduceNat"), ("t", "Lean.reduceBool"), ("u", "Lean.reduceBool")]
+    assert found[("u", "Lean.reduceBool")].message == (
+        "u depends on Lean.reduceBool (the kernel runs compiled code to reduce it: as trusted as an axiom), "
+        "through t: u -> t -> Lean.reduceBool")
+
+
 def test_long_dependency_chains_need_no_recursion():
     n = 20000
     core = ConstGraph.from_nodes([("sorryAx", "axiom", [])])
@@ -385,6 +403,11 @@ theorem by_native_decide : 10 + 10 = 20 := by native_decide
 theorem by_decide_native : 3 * 7 = 21 := by decide +native
 
 theorem by_decide_kernel : 2 + 2 = 4 := by decide +kernel
+
+def bigBool : Bool := decide (2 ^ 64 < 2 ^ 65)
+
+-- the kernel evaluates `Lean.reduceBool` by running compiled code: no axiom in the proof
+theorem by_reduce_bool : Lean.reduceBool bigBool = true := rfl
 
 #guard_msgs (drop error) in
 theorem hidden_bad : 2 + 2 = 5 := by decide
@@ -444,9 +467,11 @@ EXPECTED = {
     "Cases.level1": ("Cases.myAx",),
     "Cases.level2": ("Cases.myAx",),
     "Cases.with_sorry": ("sorryAx",),
-    "Cases.by_native_decide": ("Lean.ofReduceBool",),
-    "Cases.by_decide_native": ("Lean.ofReduceBool",),
+    "Cases.by_native_decide": ("Lean.ofReduceBool", "Lean.reduceBool"),  # the axiom's statement names reduceBool
+    "Cases.by_decide_native": ("Lean.ofReduceBool", "Lean.reduceBool"),  # the axiom's statement names reduceBool
     "Cases.by_decide_kernel": (),
+    "Cases.bigBool": (),
+    "Cases.by_reduce_bool": ("Lean.reduceBool",),
     "Cases.hidden_bad": ("sorryAx",),
     "Cases.uses_hidden": ("sorryAx",),
     "Cases.priv_propext": ("propext",),
@@ -532,6 +557,9 @@ def test_findings_name_the_declaration_the_axiom_and_the_path(cases_audit):
         ("Cases.with_sorry", "sorryAx"),
         ("Cases.by_native_decide", "Lean.ofReduceBool"),
         ("Cases.by_decide_native", "Lean.ofReduceBool"),
+        ("Cases.by_native_decide", "Lean.reduceBool"),
+        ("Cases.by_decide_native", "Lean.reduceBool"),
+        ("Cases.by_reduce_bool", "Lean.reduceBool"),
         ("Cases.hidden_bad", "sorryAx"),
         ("Cases.uses_hidden", "sorryAx"),
     }
@@ -542,7 +570,7 @@ def test_findings_name_the_declaration_the_axiom_and_the_path(cases_audit):
     hidden = by[("Cases.uses_hidden", "sorryAx")]
     assert hidden.path == ("Cases.uses_hidden", "Cases.hidden_bad", "sorryAx")
     lenient = findings(cases_audit, allowed={"propext", "Classical.choice", "Quot.sound", "sorryAx",
-                                             "Lean.ofReduceBool", "Cases.myAx"})
+                                             "Lean.ofReduceBool", "Lean.reduceBool", "Cases.myAx"})
     # the project's own axioms are findings whatever `allowed` says
     assert {(f.declaration, f.project_axiom) for f in lenient} == {
         ("Cases.myAx", True), ("Cases.level1", True), ("Cases.level2", True)}

@@ -12,7 +12,9 @@ that reaches an axiom other than ``propext``, ``Classical.choice`` and
 proof that failed to elaborate), ``Lean.ofReduceBool``/``Lean.ofReduceNat``
 (``native_decide``: compiled code is trusted), ``Lean.trustCompiler``, the
 compiler's ``lc*`` axioms, or an ``axiom`` declared in the project, each with
-the chain of constants through which it is reached.
+the chain of constants through which it is reached.  ``Lean.reduceBool`` and
+``Lean.reduceNat`` count as axioms (:data:`KERNEL_EVALUATION`): the kernel
+reduces them by running compiled code, with no axiom in the proof.
 
 On a small graph (:class:`~pysym.lean.constgraph.ConstGraph` nodes are
 ``(name, class, used names)``):
@@ -67,6 +69,7 @@ from pysym.lean.terms import Name
 
 __all__ = [
     "STANDARD_AXIOMS",
+    "KERNEL_EVALUATION",
     "DeclAxioms",
     "Finding",
     "AxiomAudit",
@@ -78,11 +81,19 @@ __all__ = [
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 
+# Not axioms, but as trusted as one: where the kernel meets `Lean.reduceBool c` (or `Lean.reduceNat c`), it
+# runs `c`'s compiled code instead of reducing it, so `theorem t : Lean.reduceBool c = true := rfl` rests on
+# the compiler and the interpreter with no axiom in sight (`native_decide` adds `Lean.ofReduceBool` on top).
+# The audit counts them as axioms: a declaration that reaches one is a finding.
+KERNEL_EVALUATION = frozenset({"Lean.reduceBool", "Lean.reduceNat"})
+
 _WHY = {
     "sorryAx": "a `sorry`, or an elaboration error's stand-in proof",
     "Lean.ofReduceBool": "`native_decide`/`decide +native`: trusts compiled code",
     "Lean.ofReduceNat": "trusts compiled code for `Nat` arithmetic",
     "Lean.trustCompiler": "trusts the compiler",
+    "Lean.reduceBool": "the kernel runs compiled code to reduce it: as trusted as an axiom",
+    "Lean.reduceNat": "the kernel runs compiled code to reduce it: as trusted as an axiom",
 }
 
 
@@ -135,7 +146,8 @@ class Finding:
         why = "an axiom declared in the project" if self.project_axiom else _WHY.get(self.axiom)
         if self.declaration == self.axiom:
             return f"{self.declaration} is {why or 'an axiom'}"
-        text = f"{self.declaration} depends on the axiom {self.axiom}"
+        what = "" if self.axiom in KERNEL_EVALUATION and not self.project_axiom else "the axiom "
+        text = f"{self.declaration} depends on {what}{self.axiom}"
         if why:
             text += f" ({why})"
         if self.via is not None:
@@ -299,9 +311,11 @@ def audit_graph(core: ConstGraph, project: ConstGraph) -> AxiomAudit:
     def deps(v: int) -> tuple[int, ...]:
         return core.deps[v] if v < offset else project.deps[v - offset]
 
+    evaluated = {core.index[n] for n in map(Name.of, KERNEL_EVALUATION) if n in core.index}
+
     def own(v: int) -> tuple[int, int]:
         klass = core.classes[v] if v < offset else project.classes[v - offset]
-        if klass == "axiom":
+        if klass == "axiom" or v in evaluated:
             if v not in bit_of:
                 bit_of[v] = len(axiom_bits)
                 axiom_bits.append(v)

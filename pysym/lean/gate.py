@@ -146,6 +146,8 @@ _FORBIDDEN_WORDS: dict[str, str] = {
     "bv_decide": "trusts compiled code (`Lean.ofReduceBool`)",
     "ofReduceBool": "trusts the compiler: it is an axiom outside the standard three",
     "ofReduceNat": "trusts the compiler: it is an axiom outside the standard three",
+    "reduceBool": "the kernel reduces it by running compiled code: use `decide` (checked by the kernel)",
+    "reduceNat": "the kernel reduces it by running compiled code: use `decide` (checked by the kernel)",
     "trustCompiler": "trusts the compiler: it is an axiom outside the standard three",
     "implemented_by": "swaps in unchecked code",
     "extern": "swaps in unchecked code",

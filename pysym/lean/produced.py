@@ -42,8 +42,9 @@ NOT_READ = ("what Lean compiled was not read (Lean failed, or the toolchain's .o
 
 
 def audit_axioms(oleans: Mapping[str, Path], lib: Path, where: Mapping[str, tuple]):
-    """``({declaration: [axioms]}, problems)`` for the modules ``oleans``
-    (``{module name: .olean}``); ``where`` maps declarations to
+    """``({declaration: [axioms]}, [(problem, module)])`` for the modules
+    ``oleans`` (``{module name: .olean}``), each problem with the module of
+    ``oleans`` that holds the constant; ``where`` maps declarations to
     ``(module, path, line, private)`` for the problems' positions."""
     from pysym.lean.axioms import audit_oleans, findings
     from pysym.lean.compacted import OleanError
@@ -52,13 +53,13 @@ def audit_axioms(oleans: Mapping[str, Path], lib: Path, where: Mapping[str, tupl
     try:
         audit = audit_oleans(dict(oleans), [lib], cache_dir=cache_dir() / "olean-axioms")
     except (OleanError, OSError) as exc:
-        return {}, [Problem("<axiom audit>", 0, 0, f"cannot read what Lean wrote ({exc}); the axioms of the "
-                                                  "proofs could not be audited")]
+        return {}, [(Problem("<axiom audit>", 0, 0, f"cannot read what Lean wrote ({exc}); the axioms of the "
+                                                   "proofs could not be audited"), "")]
     problems = []
     for f in findings(audit):
         name = _owner(str(f.declaration), where)
         _, path, line, _ = where.get(name, ("", "<generated>", 0, False))
-        problems.append(Problem(path, line, 0, f.message))
+        problems.append((Problem(path, line, 0, f.message), audit[f.declaration].module))
     axioms = {str(d.name): list(d.axioms) for d in audit}
     return axioms, problems
 

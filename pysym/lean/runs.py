@@ -116,7 +116,13 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
     if olean is not None and code == 0:
         ours = {m.name for m in modules}
         audited, found = audit_axioms(audit or {olean.stem: olean}, tc.lib, tree.where)
-        problems.extend(p for p in found if p.path in {m.relpath for m in modules} or p.path.startswith("<"))
+        paths = {m.relpath for m in modules}
+        for p, module in found:
+            if p.path in paths or p.path.startswith("<"):
+                problems.append(p)
+            elif module == olean.stem:  # compiled in this run, but named like a declaration of a module it builds
+                problems.append(Problem(f"<{olean.stem}>", 0, 0, f"{p.message} (a constant of this run named "
+                                                                 f"like a declaration of {p.path})"))
         axioms = {n: audited[n] for n in names if n in audited}
         declared = {d for d, w in tree.where.items() if w[0] in ours}
         uses = {d: u for d, u in declaration_uses(list((audit or {olean.stem: olean}).values()),
