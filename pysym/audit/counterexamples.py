@@ -60,6 +60,10 @@ def violated_at(relation, point: dict, ctx: Context | None, *, strict_point: boo
     op = relation.rel_op
     margin = relation.lhs - relation.rhs if op in (">=", ">", "==") else relation.rhs - relation.lhs
     try:
+        for side in (relation.lhs, relation.rhs):  # each side a real number there: the margin alone may hide a
+            value = side.xreplace(pt)               # pole both sides share (1/(x - 1) - 1/(x - 1) is 0)
+            if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or value.is_extended_real is False:
+                return None
         sign = sign_of(margin.xreplace(pt))
     except (TypeError, ValueError, ZeroDivisionError, OverflowError):
         return None

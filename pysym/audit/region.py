@@ -39,7 +39,7 @@ import sympy as sp
 from pysym.audit.boxes import Var, decide, fraction
 from pysym.audit.precision import box_of, point_text
 
-__all__ = ["RegionResult", "region_verdict", "numeric_box"]
+__all__ = ["RegionResult", "region_verdict", "numeric_box", "undefined_note"]
 
 
 @dataclass
@@ -80,6 +80,63 @@ def numeric_box(ctx, symbols) -> list[Var] | None:
         except (TypeError, ValueError):
             return None
     return out
+
+
+_NEEDS = {"nonzero": "!= 0", "nonnegative": ">= 0", "positive": "> 0"}
+
+
+def undefined_note(ctx, exprs, *, budget: int = 600) -> str | None:
+    """None when every expression of ``exprs`` is proved to be a real number
+    at every point of the claim's region and for every admissible value of its
+    printed numbers: each denominator proved nonzero, each logarithm's argument
+    positive, each fractional power's base nonnegative
+    (:func:`pysym.audit.expr.conditions`), by SymPy from the symbols' signs or
+    by interval branch and bound over the region; else why not.  A relation
+    whose two sides are undefined at the same point (``1/(x - 1) == 1/(x -
+    1)`` on ``[1, 10]``) is not a relation that holds there, although the
+    difference of its sides is 0."""
+    from pysym.audit.expr import conditions
+    from pysym.audit.numbers import show
+    from pysym.audit.printed import Printed
+
+    needed = set()
+    for e in exprs:
+        needed |= conditions(e)
+    for kind, d in sorted(needed, key=lambda c: (sp.default_sort_key(c[1]), c[0])):
+        what = f"{show(d)} {_NEEDS[kind]}"
+        if _proved_by_sympy(ctx, kind, d):
+            continue
+        xvars = numeric_box(ctx, {s for s in d.free_symbols if not isinstance(s, Printed)})
+        if xvars is None:
+            return f"where it is defined ({what}) is not proved, and a range of its symbols is not numeric"
+        box = xvars + box_of([d])
+        if kind == "nonzero":
+            decisions = [decide([(d, ">")], box, budget=budget), decide([(-d, ">")], box, budget=budget)]
+        else:
+            decisions = [decide([(d, ">" if kind == "positive" else ">=")], box, budget=budget)]
+        if any(dd.status == "all" for dd in decisions):
+            continue
+        bad = [dd.violated for dd in decisions if dd.violated is not None]
+        if kind == "nonzero":  # d reaches 0 where it takes both signs, or is 0 at a point
+            bad = bad if len(bad) == len(decisions) else []
+        where = f" (not at {point_text(_point(box, bad[0]))})" if bad and len(decisions) == 1 else ""
+        return f"it is a real number only where {what}, which is not proved on the whole region{where}"
+    return None
+
+
+def _proved_by_sympy(ctx, kind: str, d) -> bool:
+    """``d`` proved positive, nonnegative or nonzero on the claim's ranges by
+    SymPy (:mod:`pysym.derive.prove`, as the relations are), with every printed
+    number a symbol over its interval."""
+    from pysym.audit.printed import has_printed
+    from pysym.derive import prove
+
+    if has_printed([d]):
+        return False  # the box method covers the printed numbers' intervals
+    order = ctx.order()
+    if kind == "nonzero":
+        return prove.prove_positive(d, order).ok or prove.prove_positive(-d, order).ok
+    return (prove.prove_positive if kind == "positive" else prove.prove_nonnegative)(d, order).ok
 
 
 def _fix(constraints, point: dict):

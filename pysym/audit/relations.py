@@ -36,7 +36,7 @@ from pysym.audit.numbers import short, show
 from pysym.audit.parameters import at_printed_values
 from pysym.audit.precision import box_of, fmt, outward, point_text
 from pysym.audit.printed import Printed, has_printed, midpoint, printed_in
-from pysym.audit.region import numeric_box, region_verdict
+from pysym.audit.region import numeric_box, region_verdict, undefined_note
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric, prove
 
@@ -124,7 +124,29 @@ def _sides_at(lhs, rhs, point: dict) -> str:
 def checked_relation(ctx: Context, lhs, rel: str, rhs, what: str, shown: str, *, tol_rel=None,
                      tol_abs=None) -> Outcome:
     """``lhs rel rhs`` on the claim's region, for every admissible value of its
-    printed numbers, within the tolerances (``==`` only); see the module docstring."""
+    printed numbers, within the tolerances (``==`` only); see the module
+    docstring.  It holds only where both sides are proved defined on the whole
+    region (:func:`pysym.audit.region.undefined_note`)."""
+    outcome = _checked_relation(ctx, lhs, rel, rhs, what, shown, tol_rel, tol_abs)
+    return defined_or_inconclusive(ctx, outcome, (lhs, rhs), what)
+
+
+def defined_or_inconclusive(ctx: Context, outcome: Outcome, exprs, what: str) -> Outcome:
+    """``outcome``, or ``inconclusive`` in place of ``holds``, ``conditional`` or
+    ``undetermined`` (each says the relation holds somewhere for every point of
+    the region) when ``exprs`` are not proved defined on the whole region."""
+    if outcome.verdict not in ("holds", "conditional", "undetermined"):
+        return outcome
+    note = undefined_note(ctx, exprs)
+    if note is None:
+        return outcome
+    ev = dict(outcome.evidence, definedness=note, would_be=outcome.verdict)
+    return outcome._replace(verdict="inconclusive", evidence=ev,
+                            summary=f"{what} is not decided on the whole region: {note} "
+                                    f"(otherwise: {outcome.verdict}: {outcome.summary})")
+
+
+def _checked_relation(ctx: Context, lhs, rel: str, rhs, what: str, shown: str, tol_rel, tol_abs) -> Outcome:
     printed = has_printed([lhs, rhs])
     tolerant = rel == "==" and bool(tol_rel or tol_abs)
     if not printed and not tolerant:
