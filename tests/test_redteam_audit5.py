@@ -109,3 +109,20 @@ def test_a_point_where_a_side_is_undefined_is_neither_a_counterexample_nor_a_poi
         assert violated_at(relation, {"x": "1"}, None) is None, relation
     assert violated_at(sp.Le(pole, pole + 1, evaluate=False), {"x": "3"}, None) is False
     assert violated_at(sp.Gt(pole, pole + 1, evaluate=False), {"x": "3"}, None) is True
+
+
+def test_a_pole_that_a_substitution_cancels_is_still_a_pole():
+    # (y - 1)/(x - 1) with y = x is 1 once substituted, but only where x != 1
+    verdict, summary = example("identity", lhs="(y - 1)/(x - 1)", rhs="1", subs={"y": "x"})
+    assert verdict == "inconclusive" and "x - 1 != 0" in summary, summary
+    verdict, summary = example("identity", lhs="(y - 2)/(x - 2)", rhs="1", subs={"y": "x"})
+    assert verdict == "inconclusive" and "x - 2 != 0" in summary, summary
+    assert example("identity", lhs="y/x", rhs="1", subs={"y": "x"})[0] == "holds"
+
+
+def test_a_conditional_inequality_needs_both_sides_defined():
+    verdict, summary = example("inequality", lhs="x**2 + 1/(x - 2)", rel=">=", rhs="3*x + 1/(x - 2)",
+                               condition="x >= 3")
+    assert verdict == "inconclusive" and "x - 2 != 0" in summary, summary
+    assert example("inequality", lhs="x**2 + 1/(x + 2)", rel=">=", rhs="3*x + 1/(x + 2)",
+                   condition="x >= 3")[0] == "conditional"

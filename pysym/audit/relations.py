@@ -40,7 +40,8 @@ from pysym.audit.region import numeric_box, region_verdict, undefined_note
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric, prove
 
-__all__ = ["RELATIONS", "relation_verdict", "checked_relation", "sides", "stated", "scope_note"]
+__all__ = ["RELATIONS", "relation_verdict", "checked_relation", "defined_or_inconclusive", "written_conditions",
+           "sides", "stated", "scope_note"]
 
 RELATIONS = {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt, "==": sp.Eq}
 
@@ -137,13 +138,30 @@ def defined_or_inconclusive(ctx: Context, outcome: Outcome, exprs, what: str) ->
     the region) when ``exprs`` are not proved defined on the whole region."""
     if outcome.verdict not in ("holds", "conditional", "undetermined"):
         return outcome
-    note = undefined_note(ctx, exprs)
+    note = undefined_note(ctx, written_conditions(ctx, exprs))
     if note is None:
         return outcome
     ev = dict(outcome.evidence, definedness=note, would_be=outcome.verdict)
     return outcome._replace(verdict="inconclusive", evidence=ev,
                             summary=f"{what} is not decided on the whole region: {note} "
                                     f"(otherwise: {outcome.verdict}: {outcome.summary})")
+
+
+def written_conditions(ctx: Context, exprs) -> set:
+    """Where ``exprs`` are defined (:func:`pysym.audit.expr.conditions`), and
+    where the claim's expressions were, as written, before its ``subs``: ``(y -
+    1)/(x - 1)`` with ``y = x`` is 1, but only where ``x != 1``."""
+    from pysym.audit.expr import conditions
+
+    needed = set()
+    for e in exprs:
+        needed |= conditions(e)
+    subs = ctx.claim.get("subs") or {}
+    for name in ("lhs", "rhs", "expr"):
+        e = ctx.claim.get(name) if ctx.claim.has(name) else None
+        if isinstance(e, sp.Basic):
+            needed |= {(kind, d.subs(subs) if subs else d) for kind, d in conditions(e)}
+    return needed
 
 
 def _checked_relation(ctx: Context, lhs, rel: str, rhs, what: str, shown: str, tol_rel, tol_abs) -> Outcome:

@@ -30,7 +30,7 @@ from pysym.audit.fields import EXPRESSION, RANGES, RELATION, SUBSTITUTION, choic
 from pysym.audit.printed import has_printed, midpoint
 from pysym.audit.registry import Field, Kind, register
 from pysym.audit.conditions import split_by_condition
-from pysym.audit.relations import RELATIONS, check_subs, checked_relation, sides, stated
+from pysym.audit.relations import RELATIONS, check_subs, checked_relation, defined_or_inconclusive, sides, stated
 
 __all__ = ["KIND", "evaluate"]
 
@@ -56,12 +56,15 @@ def evaluate(job):
                                        midpoint(condition), str(claim.fields["condition"]), ev)
             status = ("printed values only" if split.verdict == "conditional" else
                       "unknown" if split.verdict == "inconclusive" else outcome.rounding.status)
-            return split._replace(summary=split.summary + " (at the printed values)",
-                                  rounding=dataclasses.replace(outcome.rounding, status=status))
+            return defined_or_inconclusive(
+                ctx, split._replace(summary=split.summary + " (at the printed values)",
+                                    rounding=dataclasses.replace(outcome.rounding, status=status)),
+                (lhs, rhs), "the inequality")
         split = split_by_condition(ctx, RELATIONS[rel](lhs, rhs, evaluate=False), condition,
                                    str(claim.fields["condition"]), outcome.evidence)
-        return split._replace(rounding=outcome.rounding if split.verdict != "inconclusive" else
-                              dataclasses.replace(outcome.rounding, status="unknown"))
+        return defined_or_inconclusive(
+            ctx, split._replace(rounding=outcome.rounding if split.verdict != "inconclusive" else
+                                dataclasses.replace(outcome.rounding, status="unknown")), (lhs, rhs), "the inequality")
     return outcome
 
 
