@@ -14,7 +14,8 @@ from pathlib import Path
 import sympy as sp
 
 from pysym.audit import load_claims_file
-from pysym.audit.boxes import Var, continuous_form, decide, exists
+from pysym.audit.boxes import Var, decide
+from pysym.audit.existence import continuous_form, exists
 from pysym.audit.engine import evaluate
 from pysym.audit.schema import AuditInputError
 

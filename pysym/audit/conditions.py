@@ -114,8 +114,8 @@ def _proved_split(ctx: Context, relation, cond):
     * by interval arithmetic, when every range is numeric: the region (and every
       admissible value of the printed numbers) is split into boxes on each of
       which both are proved true or both false
-      (:func:`pysym.audit.boxes.equivalent`)."""
-    from pysym.audit.boxes import equivalent
+      (:func:`pysym.audit.existence.equivalent`)."""
+    from pysym.audit.existence import equivalent
     from pysym.audit.budget import CPUTimeout, cpu_limit
     from pysym.audit.kinds.consistent import constraint_of
     from pysym.audit.proofs import attempt

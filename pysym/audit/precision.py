@@ -46,7 +46,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from pysym.audit.boxes import Var, continuous_form, decide, enclose, fraction, value_at
+from pysym.audit.boxes import Var, decide, enclose, fraction, value_at
+from pysym.audit.existence import continuous_form
 from pysym.audit.interval import IntervalError
 from pysym.audit.numbers import show
 from pysym.audit.printed import Printed, constants_of, midpoint, printed_in
@@ -227,7 +228,7 @@ class Check:
 class _Enclosed:
     """A decision read off the range of one expression: the range is an
     interval (the box is connected, and the expression is continuous: built
-    only from continuous operations, :func:`pysym.audit.boxes.continuous_form`,
+    only from continuous operations, :func:`pysym.audit.existence.continuous_form`,
     and bounded by interval arithmetic on the whole box), so any value between
     two reached values is reached."""
 

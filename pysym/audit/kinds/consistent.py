@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from pysym.audit.boxes import Var, enclose, exists, fraction
+from pysym.audit.boxes import Var, enclose, fraction
+from pysym.audit.existence import exists
 from pysym.audit.context import Context
 from pysym.audit.fields import RANGES, RELATIONS
 from pysym.audit.interval import IntervalError
