@@ -126,3 +126,39 @@ def test_a_conditional_inequality_needs_both_sides_defined():
     assert verdict == "inconclusive" and "x - 2 != 0" in summary, summary
     assert example("inequality", lhs="x**2 + 1/(x + 2)", rel=">=", rhs="3*x + 1/(x + 2)",
                    condition="x >= 3")[0] == "conditional"
+
+
+RATIONAL = '''
+[paper]
+id = "rational"
+title = "a symbol that takes rational values only"
+
+[symbols]
+q = { description = "a rational number", range = [1, 2], rational = true }
+x = { description = "a real", range = [1, 2] }
+'''
+
+
+def test_a_rational_symbol_is_not_a_continuum(tmp_path):
+    # q**2 - 2 changes sign on [1, 2], but its root sqrt(2) is no rational: intermediate values do not apply, and a
+    # minimization over the reals says nothing of the rationals, where (q**2 - 2)**2 has no minimum
+    path = tmp_path / "rational.toml"
+    path.write_text(textwrap.dedent(RATIONAL) + "".join([
+        _claim("rational-root", "consistent", statement='"q**2 == 2"', over="{ q = [1, 2] }"),
+        _claim("real-root", "consistent", statement='"x**2 == 2"', over="{ x = [1, 2] }"),
+        _claim("rational-interior", "optimum", law='"(q**2 - 2)**2"', argmin='"q"', over="[1, 2]",
+               location='"interior"'),
+        _claim("rational-minimum", "value", minimize='"(q**2 - 2)**2 + x"', over="{ q = [1, 2] }",
+               quantity='"(q**2 - 2)**2 + x"', claimed='"x"', at="{ x = 1 }"),
+        _claim("real-minimum", "value", minimize='"(x**2 - 2)**2 + q"', over="{ x = [1, 2] }",
+               quantity='"(x**2 - 2)**2 + q"', claimed='"q"', at="{ q = 1 }"),
+    ]), encoding="utf-8")
+    cf = load_claims_file(path)
+    assert not cf.errors, cf.errors
+    got = {c.id: evaluate(cf, c) for c in cf.claims}
+    verdicts = {k: o.verdict for k, o in got.items()}
+    assert verdicts == {"rational-root": "inconclusive", "real-root": "holds", "rational-interior": "inconclusive",
+                        "rational-minimum": "inconclusive", "real-minimum": "holds"}, \
+        {k: o.summary for k, o in got.items()}
+    assert "integer or rational symbol" in got["rational-root"].summary
+    assert all("takes only rational values" in got[k].summary for k in ("rational-interior", "rational-minimum"))

@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import sympy as sp
+
 from pysym.audit import preload
 from pysym.audit.budget import DEFAULT_BUDGET, Budget, run_many, steps_stopped
 from pysym.audit.cache import OutcomeCache
@@ -71,12 +73,38 @@ def lean_input(claim: Claim, statements: dict | None) -> dict | None:
     return statements if kind(claim.kind).reads_lean else None
 
 
+def _minimized_over_a_restricted_symbol(claim: Claim) -> str | None:
+    """Why a claim that minimizes over a symbol that takes only some real
+    values (a `rational` one) cannot be decided, or None: every minimization of
+    the engine is over the reals, and the minimizer over the rationals may not
+    exist (``(q**2 - 2)**2`` on [1, 2]).  Integer symbols are the kinds' own
+    business (each refuses or handles them)."""
+    from pysym.audit.existence import real_continuum
+
+    symbols = []
+    for name in ("argmin", "minimize"):
+        if claim.has(name):
+            value = claim.get(name)
+            symbols += [s for s in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(s, sp.Symbol)]
+    if claim.kind == "value" and claim.has("over"):
+        symbols += [s for s in claim.get("over") if isinstance(s, sp.Symbol)]
+    restricted = sorted({str(s) for s in symbols if s.is_integer is not True and not real_continuum(s)})
+    if not restricted:
+        return None
+    return (f"the claim minimizes over {', '.join(restricted)}, which takes only rational values: the engine "
+            "minimizes over the reals, and over the rationals the minimum need not be attained (or the minimizer "
+            "rational)")
+
+
 def _evaluate(cf: ClaimsFile, claim: Claim, statements: dict | None = None) -> Outcome:
     """The claim's :class:`Outcome` with its expressions marked (for :class:`Verdict`)."""
     k = kind(claim.kind)
     job = Job(cf, claim, lean_input(claim, statements))
     printed = has_printed(claim.values)
-    if printed and k.precision != "box":
+    refused = _minimized_over_a_restricted_symbol(claim)
+    if refused is not None:
+        outcome = Outcome("inconclusive", refused, {"method": "none: the minimizations are over the reals"})
+    elif printed and k.precision != "box":
         outcome = evaluate_with_parameters(k.evaluate, job)
     else:
         outcome = k.evaluate(job)

@@ -20,7 +20,7 @@ import sympy as sp
 from pysym.audit.boxes import BUDGET, Decision, Var, _Function, _ivs, _rel_width, _split, _state, decide
 from pysym.audit.interval import IntervalError
 
-__all__ = ["exists", "continuous_form", "equivalent"]
+__all__ = ["exists", "continuum", "real_continuum", "continuous_form", "equivalent"]
 
 
 def exists(constraints, variables: list[Var], *, budget: int = BUDGET) -> Decision:
@@ -32,7 +32,7 @@ def exists(constraints, variables: list[Var], *, budget: int = BUDGET) -> Decisi
     them (intermediate value theorem: ``g`` is built only from continuous
     operations (:func:`continuous_form`, an allow-list) and interval arithmetic
     defines it on the whole witness box, so it is continuous there; every
-    variable is real).  ``none`` proves that no
+    variable takes every real value of its interval: :func:`continuum`).  ``none`` proves that no
     point satisfies them; ``unknown`` is the rest (several equalities sharing
     variables are never proved solvable)."""
     equalities = [(g, op) for g, op in constraints if op == "=="]
@@ -42,10 +42,13 @@ def exists(constraints, variables: list[Var], *, budget: int = BUDGET) -> Decisi
         if d.satisfied is not None:  # a witness is all existence needs
             return Decision("all", d.satisfied, d.violated, d.boxes, variables)
         return d
-    if len(equalities) > 1 or any(v.integer for v in variables):
+    if len(equalities) > 1 or not all(continuum(v) for v in variables):
         d = decide(constraints, variables, budget=budget, stop_when_mixed=False)
+        restricted = [str(v.symbol) for v in variables if not continuum(v)]
+        note = (f"an equation is not solved by intermediate values in {', '.join(restricted)}, which does not take "
+                "every real value of its range (an integer or rational symbol)") if restricted else ""
         return Decision("none", None, d.violated, d.boxes, variables) if d.status == "none" else \
-            Decision("unknown", None, d.violated, d.boxes, variables)
+            Decision("unknown", None, d.violated, d.boxes, variables, note)
     g = sp.sympify(equalities[0][0])
     continuous = continuous_form(g)
     note = ""
@@ -84,6 +87,32 @@ def exists(constraints, variables: list[Var], *, budget: int = BUDGET) -> Decisi
     if not queue and not undecided:
         return Decision("none", None, violated, n, variables)
     return Decision("unknown", None, violated, n, variables, note)
+
+
+# What a symbol may be told about itself and still take every real value of its interval: its sign, and being
+# real or finite.  An allow-list: `rational` (q**2 == 2 has no rational root in [1, 2], though q**2 - 2 changes
+# sign there), `integer`, `algebraic`, `prime` or any other restriction makes it no continuum.
+_CONTINUUM_FACTS = frozenset({
+    "commutative", "complex", "real", "extended_real", "finite", "infinite", "hermitian", "imaginary",
+    "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero", "extended_positive",
+    "extended_negative", "extended_nonnegative", "extended_nonpositive", "extended_nonzero"})
+
+
+def real_continuum(symbol) -> bool:
+    """Whether ``symbol`` is a real number told nothing but its sign: it takes
+    every real value of its range."""
+    return symbol.is_real is True and set(symbol.assumptions0) <= _CONTINUUM_FACTS
+
+
+def continuum(v: Var) -> bool:
+    """Whether the variable takes every real value of its interval, so that
+    intermediate values are values it takes.
+
+    >>> x, q = sp.Symbol("x", positive=True), sp.Symbol("q", rational=True, positive=True)
+    >>> continuum(Var(x, Fraction(1), Fraction(2))), continuum(Var(q, Fraction(1), Fraction(2)))
+    (True, False)
+    """
+    return not v.integer and real_continuum(v.symbol)
 
 
 # the operations continuous wherever they are defined; with interval arithmetic defined on a whole box (it raises

@@ -47,7 +47,7 @@ from fractions import Fraction
 import sympy as sp
 
 from pysym.audit.boxes import Var, decide, enclose, fraction, value_at
-from pysym.audit.existence import continuous_form
+from pysym.audit.existence import continuous_form, continuum
 from pysym.audit.interval import IntervalError
 from pysym.audit.numbers import show
 from pysym.audit.printed import Printed, constants_of, midpoint, printed_in
@@ -276,7 +276,8 @@ def _by_range(check):
     bad = argmin if outside(lo, rl, a_out, b_out) else argmax if outside(rh, hi, a_out, b_out) else None
     if check.rel == "==":
         sat = None
-        if rl <= rh and rl <= (b_in if b_in is not None else rl) and rh >= a_in and continuous_form(h):
+        if rl <= rh and rl <= (b_in if b_in is not None else rl) and rh >= a_in and continuous_form(h) \
+                and all(continuum(v) for v in box):
             sat = f"some admissible values between {argmin} and {argmax} (intermediate values)"
     else:
         sat = argmax if inside(rh, rh, a_in, b_in) else None
