@@ -64,8 +64,9 @@ from pysym.audit.registry import Field, Kind, register
 from pysym.audit.relations import scope_note
 from pysym.audit.proofs import attempt, monotone
 from pysym.audit.scaling import coefficient, power_terms, scaling_exponent, stationary_minimum
+from pysym.audit.exponents import compare_exponent, unasked_limit
 from pysym.audit.verdict import Outcome, Rounding
-from pysym.derive import numeric, prove
+from pysym.derive import numeric
 from pysym.derive.optimize import compute_optimal, minimize
 
 __all__ = ["KIND", "evaluate"]
@@ -132,7 +133,7 @@ def evaluate(job):
         derived, q_star, method = found
         if printed:
             return _parametric_limit(_compare_box(s, derived, q_star, method, ev), ev)
-        return _parametric_limit(_with_rounding(_compare(s, derived, q_star, method, ev), s, derived), ev)
+        return _parametric_limit(_with_rounding(compare_exponent(s, derived, q_star, method, ev), s, derived), ev)
     if "limit_check" in ev:
         return Outcome("inconclusive", f"no exponent: {ev['limit_check']}", ev)
     o = _numeric_printed(job, ev) if printed else _numeric(s, ev)
@@ -159,25 +160,13 @@ def _with_rounding(o: Outcome, s: _Setup, derived) -> Outcome:
     return Outcome(o.verdict, o.summary, o.evidence, Rounding("exact", "the derived exponent", value, value))
 
 
-def _unasked_limit(s: _Setup, ev) -> Outcome | None:
-    """``inconclusive`` when the derived exponent is a limit as the scale grows (d log q / d log scale is not
-    constant) and the claim does not say it is about that limit: over a bounded range of the scale the local
-    exponent is another number (n + n**2 on [1e-9, 1e-3] grows like n, not n**2)."""
-    if "asymptotic" not in ev or s.claim.get("asymptotic", False):
-        return None
-    return Outcome("inconclusive", f"d log q / d log {s.scale} varies with {s.scale}, so the quantity has no one "
-                                   f"exponent over the range of {s.scale}; its limit as {s.scale} -> oo is "
-                                   f"{ev['derived']}, but the claim does not say it is about that limit (write "
-                                   "`asymptotic = true` for a claim about large scales)", ev)
-
-
 def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
     """Printed numbers: the exponent (and the coefficient) over every admissible value."""
     claim = s.claim
     with cpu_limit(20):
         derived = sp.simplify(derived)
     ev["derived"] = show(derived)
-    unasked = _unasked_limit(s, ev)
+    unasked = unasked_limit(s, ev)
     if unasked is not None:
         return unasked
     ev["method"] = method + "; compared over every admissible value (interval branch and bound)"
@@ -192,8 +181,8 @@ def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
                                            "exponent that is a number once `at` is applied (fix the symbols with "
                                            "`at`, or write the claimed value exact(...))", ev, Rounding("unknown"))
         mid = _Setup(s.cf, dataclasses.replace(claim, values=midpoint(claim.values)))
-        o_mid = _compare(mid, midpoint(derived), None if q_star is None else midpoint(q_star), method, dict(ev))
-        return at_printed_values(o_mid, lambda: _compare(s, derived, q_star, method, dict(ev)),
+        o_mid = compare_exponent(mid, midpoint(derived), None if q_star is None else midpoint(q_star), method, dict(ev))
+        return at_printed_values(o_mid, lambda: compare_exponent(s, derived, q_star, method, dict(ev)),
                                  printed_in(claim.values))
     asym = " (asymptotic)" if "asymptotic" in ev or method.startswith("asymptotic") else ""
     checks = [Check(d_at, c_at, claim.get("rel", "=="), None, claim.get("tolerance"), f"the derived exponent{asym}",
@@ -276,7 +265,7 @@ def _engine(s: _Setup, ev):
                                     f"dominate) need L = E + sum A_i/{m}**a_i + sum B_j/{s.eliminated}**b_j with "
                                     f"every A_i, B_j and exponent proved positive: {bad}")
             return None
-        # its exponents are limits as the scale grows: a claim must say it is about that limit (_unasked_limit)
+        # its exponents are limits as the scale grows: a claim must say it is about that limit (pysym.audit.exponents.unasked_limit)
         ev["asymptotic"] = f"asymptotic exponent ({s.scale} -> oo), the smallest exponents dominating"
     q = s.quantity
     if r.N_star is not None:
@@ -367,145 +356,6 @@ def _closed_form(s: _Setup, ev):
         return None
     derived = scaling_exponent(q_star, s.scale, ev, samples=lambda: _limit_samples(s))
     return None if derived is None else (derived, q_star, "closed form (SymPy)")
-
-
-def _compare(s: _Setup, derived, q_star, method, ev) -> Outcome:
-    with cpu_limit(20):
-        derived = sp.simplify(derived)
-    ev["derived"] = show(derived)
-    unasked = _unasked_limit(s, ev)
-    if unasked is not None:
-        return unasked
-    if derived.is_number and not derived.is_Integer:
-        ev["derived"] += f" = {num(derived, 6)}"
-    ev["method"] = method
-    claimed = s.claimed
-    rel = s.claim.get("rel", "==")
-    if rel != "==":
-        return _one_sided(s, derived, claimed, rel, ev)
-    tol = s.claim.get("tolerance", 1e-9)
-    asym = " (asymptotic)" if "asymptotic" in ev or method.startswith("asymptotic") else ""
-    if prove.prove_equal(derived, claimed, s.ctx.order()).ok:
-        verdict, summary = "holds", f"derived exponent {ev['derived']}{asym} = claimed"
-    else:
-        dnum, cnum = sp.N(derived.subs(s.at)), sp.N(claimed.subs(s.at))
-        if dnum.is_number and cnum.is_number:
-            ev["derived_value"], ev["claimed_value"] = num(dnum), num(cnum)
-            diff = abs(dnum - cnum)
-            inside = _within(derived.subs(s.at) - claimed.subs(s.at), tol)  # decided exactly, not on 15 digits
-            if inside is None:
-                verdict, summary = "inconclusive", (f"derived exponent {ev['derived']}{asym}, claimed "
-                                                    f"{ev['claimed']}: the difference {num(diff, 3)} could not be "
-                                                    f"proved inside or outside {tolerance_phrase('absolute', tol)}")
-            elif inside >= 0:
-                verdict, summary = "holds", (f"derived exponent {ev['derived']}{asym} is within "
-                                             f"{tolerance_phrase('absolute', tol)} of the claimed {ev['claimed']} "
-                                             f"(difference {num(diff, 3)})")
-            else:
-                verdict, summary = "fails", (f"derived exponent {ev['derived']}{asym}, claimed {ev['claimed']} "
-                                             f"(difference {num(diff, 3)} > {tolerance_phrase('absolute', tol)})")
-        else:
-            verdict, summary = _compare_sampled(s, derived, claimed, tol, ev, asym)
-    summary += scope_note(s.claim)
-    if s.claim.has("claimed_coefficient"):
-        return _check_coefficient(s, derived, q_star, verdict, summary, ev)
-    return Outcome(verdict, summary, ev)
-
-
-def _one_sided(s, derived, claimed, rel, ev) -> Outcome:
-    """derived rel claimed, exact numbers: proved, or refuted at a sampled point."""
-    from pysym.audit.relations import relation_verdict
-
-    asym = " (asymptotic)" if "asymptotic" in ev or ev.get("method", "").startswith("asymptotic") else ""
-    o = relation_verdict(s.ctx, derived.subs(s.at), rel, claimed.subs(s.at), "the comparison",
-                         f"{show(derived)} {rel} {show(claimed)}")
-    words = {"holds": f"derived exponent {ev['derived']}{asym} {rel} claimed {ev['claimed']} (proved)",
-             "fails": f"derived exponent {ev['derived']}{asym}, claimed {rel} {ev['claimed']}: {o.summary}"}
-    return Outcome(o.verdict, words.get(o.verdict, o.summary) + scope_note(s.claim), {**ev, **o.evidence})
-
-
-def _compare_sampled(s, derived, claimed, tol, ev, asym):
-    """Symbolic exponents SymPy could not prove equal: compare them at sampled points."""
-    gap = (derived - claimed).subs(s.at)
-    syms = sorted(gap.free_symbols, key=str)
-    unproved = 0  # sampled points where they seem to differ, but not by a proved margin
-    for pt in s.ctx.sample(60, SEED):
-        try:
-            value = numeric.evaluate(gap, {x: pt[x] for x in syms})
-        except (ValueError, KeyError, TypeError, ZeroDivisionError):
-            continue
-        if abs(value) > tol and not _proved_apart(gap, {x: pt[x] for x in syms}, tol):
-            unproved += 1
-        elif abs(value) > tol:
-            where = ", ".join(f"{x} = {num(pt[x], 6)}" for x in syms)
-            ev["counterexample"] = {**{str(x): num(pt[x], 6) for x in syms},
-                                    "derived": num(derived.subs(s.at).subs({x: pt[x] for x in syms}), 6),
-                                    "claimed": num(claimed.subs(s.at).subs({x: pt[x] for x in syms}), 6)}
-            return "fails", (f"derived exponent {ev['derived']}{asym}, claimed {ev['claimed']}: they differ, e.g. at "
-                             f"{where} ({ev['counterexample']['derived']} vs {ev['counterexample']['claimed']})")
-    if unproved:
-        return "inconclusive", (f"derived exponent {ev['derived']}{asym} and the claimed {ev['claimed']} seem to differ "
-                                f"at {unproved} of 60 sampled points, but not by a margin proved at the exact point "
-                                "(rounding), and SymPy could not prove them equal")
-    return "inconclusive", (f"derived exponent {ev['derived']}{asym} and the claimed {ev['claimed']} agree within "
-                            f"{tolerance_phrase('absolute', tol)} at 60 sampled points, but SymPy could not prove "
-                            "them equal")
-
-
-def _proved_apart(gap, point, tol) -> bool:
-    """Whether ``|gap| > tol`` is proved at the exact point (a sampled value is rounded: sqrt(a + 2 sqrt(a) + 1)
-    - sqrt(a) evaluates to 0 at a = 1e120 with 50 digits, though it is 1)."""
-    from pysym.audit.interval import sign_of
-
-    exact = gap.subs({x: sp.Rational(sp.Float(v, 60)) for x, v in point.items()})
-    bound = sp.Rational(tol)
-    return sign_of(exact - bound) == 1 or sign_of(-exact - bound) == 1
-
-
-def _check_coefficient(s, derived, q_star, verdict, summary, ev) -> Outcome:
-    claim = s.claim
-    cc = claim.get("claimed_coefficient").subs(s.at)
-    tol = claim.get("coefficient_tolerance", 1e-6)
-    g = None if q_star is None else coefficient(q_star, s.scale, derived)
-    if g is None:
-        why = ("no closed form gives the optimum" if q_star is None
-               else f"the optimal {show(s.quantity)} is not a pure power of {s.scale}")
-        ev["coefficient"] = f"not derived: {why}"
-        if verdict == "holds":
-            return Outcome("inconclusive", f"{summary}, but the claimed coefficient {show(cc)} cannot be checked: "
-                                           f"{why}", ev)
-        return Outcome(verdict, summary + f"; the coefficient is not checked ({why})", ev)
-    got, want = sp.N(g.subs(s.at), 30), sp.N(cc, 30)
-    if not (got.is_number and want.is_number):
-        missing = sorted(map(str, (got.free_symbols | want.free_symbols)))
-        raise s.cf.error(claim, f"`at` must fix {missing} to compare the coefficient with `claimed_coefficient`")
-    ev["coefficient"], ev["claimed_coefficient"] = num(got), num(want)
-    rel = abs(got - want) / abs(want) if want != 0 else abs(got - want)
-    exact_got = g.subs(s.at)
-    inside = _within((exact_got - cc) / (sp.Abs(cc) if want != 0 else 1), tol)  # decided exactly
-    if inside is None:
-        return Outcome("inconclusive", f"{summary}; the coefficient {num(got)} could not be proved inside or "
-                                       f"outside {tolerance_phrase('relative', tol)} of the claimed {num(want)}", ev)
-    if inside < 0:
-        return Outcome("fails", f"{summary.replace('derived exponent', 'exponent', 1)}; but the coefficient of "
-                                f"{show(s.quantity)} is {num(got)}, not {num(want)} (relative difference "
-                                f"{num(rel, 3)} > {tolerance_phrase('relative', tol)})", ev)
-    if verdict != "holds":
-        return Outcome(verdict, summary + f"; the coefficient {num(got)} is within "
-                                          f"{tolerance_phrase('relative', tol)} of the claimed {num(want)}", ev)
-    return Outcome("holds", summary + f"; coefficient {num(got)}" + (
-        " = claimed" if got == want else f", within {tolerance_phrase('relative', tol)} of the claimed {num(want)}"),
-        ev)
-
-
-def _within(difference, tol) -> int | None:
-    """The sign of ``tol - |difference|``, proved (:func:`pysym.audit.interval.sign_of`), with the tolerance
-    read as the decimal it was written as; None when it cannot be proved."""
-    from pysym.audit.interval import sign_of
-    from pysym.audit.precision import _tol
-
-    t = _tol(tol)
-    return sign_of(sp.Rational(t.numerator, t.denominator) - sp.Abs(difference))
 
 
 def _numeric(s: _Setup, ev) -> Outcome:
