@@ -63,6 +63,7 @@ import re
 
 import sympy as sp
 
+from pysym.audit.definedness import NEEDS, lost, power_conditions
 from pysym.audit.errors import ExpressionError, printable
 from pysym.audit.printed import Printed, interval, midpoint, plus_minus, printed_literal
 
@@ -173,67 +174,6 @@ def _operand(e) -> str:
 def _printed_value(e):
     """``e`` at the printed values of its printed constants (for the size and definedness checks)."""
     return midpoint(e) if isinstance(e, sp.Basic) and e.has(Printed) else e
-
-
-_CONDITION_TEXT = {"nonzero": "!= 0", "nonnegative": ">= 0", "positive": "> 0"}
-
-
-def _power_conditions(base, exp) -> set:
-    """Where ``base**exp`` is a real number: a base that is not 0 for an
-    exponent that may be negative, and not negative for one that may be
-    fractional (or symbolic)."""
-    if isinstance(base, sp.Basic) and base.is_number:
-        return set()  # numbers are checked as they are built (check_defined)
-    out = set()
-    if exp.is_integer is not True:
-        out.add(("nonnegative", base))
-    if exp.is_nonnegative is not True:
-        out.add(("nonzero", base))
-    return out
-
-
-def conditions(e) -> set:
-    """``{(kind, d)}``: where the expression ``e``, as SymPy holds it, is
-    defined as a real number: ``d != 0`` (``nonzero``), ``d >= 0``
-    (``nonnegative``) or ``d > 0`` (``positive``) for every power and
-    logarithm in it; those SymPy proves from the symbols' signs are left out."""
-    if not isinstance(e, sp.Basic):
-        return set()
-    out = set()
-    for p in e.atoms(sp.Pow):
-        out |= _power_conditions(p.base, p.exp)
-    for f in e.atoms(sp.log):
-        out.add(("positive", f.args[0]))
-    return {c for c in out if not _proved(c)}
-
-
-def _proved(condition) -> bool:
-    kind, d = condition
-    d = _printed_value(d)
-    return {"nonzero": d.is_zero is False, "nonnegative": d.is_nonnegative is True,
-            "positive": d.is_positive is True}[kind]
-
-
-def _normal(conds) -> set:
-    """Conditions in a form that does not depend on how SymPy arranged the
-    expression: ``2*x*y**2 != 0`` is ``x != 0`` and ``y != 0``; the factors of
-    a sign condition that SymPy proves positive are dropped (``N*log(T/k)/m >=
-    0`` is ``log(T/k) >= 0`` for positive ``N`` and ``m``)."""
-    out = set()
-    for kind, d in conds:
-        if _proved((kind, d)):
-            continue
-        if kind == "nonzero":
-            for f in sp.Mul.make_args(sp.factor_terms(d)):
-                while f.is_Pow and f.exp.is_positive:
-                    f = f.base
-                if not f.is_number and not _proved(("nonzero", f)):
-                    out.add(("nonzero", f))
-        else:  # the sign of d is the sign of its factors not proved positive
-            rest = [f for f in sp.Mul.make_args(d) if _printed_value(f).is_positive is not True]
-            if rest:
-                out.add((kind, sp.Mul(*rest)))
-    return out
 
 
 def _bits(r: sp.Rational) -> int:
@@ -528,7 +468,7 @@ class _Parser:
         value = symbolic[0] ** symbolic[1]
         self.check_size(value)
         self.check_defined(value, shown)
-        self.check_kept(value, symbolic, _power_conditions(*symbolic), shown)
+        self.check_kept(value, symbolic, power_conditions(*symbolic), shown)
         return value
 
     def check_size(self, value):
@@ -538,20 +478,13 @@ class _Parser:
 
     def check_kept(self, value, operands, own: set, shown: str) -> None:
         """Refuse a step after which SymPy's automatic simplification no longer
-        shows where the expression is undefined: ``(x - 1)/(x - 1)`` becomes
-        ``1``, ``sqrt(x - 5)**2`` becomes ``x - 5``, ``log(y) - log(y)`` becomes
-        ``0``, and a claim about them would then be checked where the written
-        expression has no value.  A condition SymPy proves from the symbols'
-        signs (``x/x`` for a positive ``x``) is no loss."""
-        needed = set(own)
-        for operand in operands:
-            needed |= conditions(operand)
-        lost = sorted(_normal(needed) - _normal(conditions(value)), key=str)
-        if lost:
-            kind, d = lost[0]
+        shows where the expression is undefined (:func:`pysym.audit.definedness.lost`)."""
+        gone = lost(value, operands, own)
+        if gone:
+            kind, d = gone[0]
             raise ExpressionError(
                 f"`{_short(shown)}`: SymPy simplifies this as it reads it, and the result no longer shows that it "
-                f"is undefined unless {_short(sp.sstr(d), 40)} {_CONDITION_TEXT[kind]}; write the expression "
+                f"is undefined unless {_short(sp.sstr(d), 40)} {NEEDS[kind]}; write the expression "
                 "without the part that cancels, or give the symbols ranges on which it is defined")
 
     def check_defined(self, value, shown):

@@ -82,12 +82,9 @@ def numeric_box(ctx, symbols) -> list[Var] | None:
     return out
 
 
-_NEEDS = {"nonzero": "!= 0", "nonnegative": ">= 0", "positive": "> 0"}
-
-
 def undefined_note(ctx, needed, *, budget: int = 600) -> str | None:
     """None when every condition of ``needed`` (``{(kind, d)}``, as
-    :func:`pysym.audit.expr.conditions` gives them: each denominator nonzero,
+    :func:`pysym.audit.definedness.conditions` gives them: each denominator nonzero,
     each logarithm's argument positive, each fractional power's base
     nonnegative) is proved at every point of the claim's region and for every
     admissible value of its printed numbers, by SymPy or by interval branch
@@ -95,11 +92,12 @@ def undefined_note(ctx, needed, *, budget: int = 600) -> str | None:
     whose two sides are undefined at the same point (``1/(x - 1) == 1/(x -
     1)`` on ``[1, 10]``) is not a relation that holds there, although the
     difference of its sides is 0."""
+    from pysym.audit.definedness import NEEDS
     from pysym.audit.numbers import show
     from pysym.audit.printed import Printed
 
     for kind, d in sorted(needed, key=lambda c: (sp.default_sort_key(c[1]), c[0])):
-        what = f"{show(d)} {_NEEDS[kind]}"
+        what = f"{show(d)} {NEEDS[kind]}"
         if _proved_by_sympy(ctx, kind, d):
             continue
         xvars = numeric_box(ctx, {s for s in d.free_symbols if not isinstance(s, Printed)})

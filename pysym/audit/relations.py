@@ -148,10 +148,10 @@ def defined_or_inconclusive(ctx: Context, outcome: Outcome, exprs, what: str) ->
 
 
 def written_conditions(ctx: Context, exprs) -> set:
-    """Where ``exprs`` are defined (:func:`pysym.audit.expr.conditions`), and
+    """Where ``exprs`` are defined (:func:`pysym.audit.definedness.conditions`), and
     where the claim's expressions were, as written, before its ``subs``: ``(y -
     1)/(x - 1)`` with ``y = x`` is 1, but only where ``x != 1``."""
-    from pysym.audit.expr import conditions
+    from pysym.audit.definedness import conditions
 
     needed = set()
     for e in exprs:
