@@ -162,3 +162,46 @@ def test_a_rational_symbol_is_not_a_continuum(tmp_path):
         {k: o.summary for k, o in got.items()}
     assert "integer or rational symbol" in got["rational-root"].summary
     assert all("takes only rational values" in got[k].summary for k in ("rational-interior", "rational-minimum"))
+
+
+def test_a_value_below_a_symbolic_lower_bound_is_outside_the_range(tmp_path):
+    # k in [T, 100] with T >= 1 is positive, and the laws are read so (Abs(k) is k): k = -2 was never compared
+    # with the bound T, so |k| = -2 held at k = -2 and sqrt(k**2) = -3 matched a table row
+    path = tmp_path / "bound.toml"
+    path.write_text(textwrap.dedent('''
+        [paper]
+        id = "bound"
+        title = "a symbolic lower bound"
+
+        [symbols]
+        T = { description = "t", range = [1, 10] }
+        k = { description = "at least T", range = ["T", 100] }
+        ''') + _claim("at", "value", quantity='"Abs(k)"', claimed=-2, at="{ k = -2 }")
+        + _claim("row", "table", columns='["y", "k"]', rows="[[-3, -3]]", formula='"y == sqrt(k**2)"')
+        + _claim("inside", "value", quantity='"Abs(k)"', claimed=20, at="{ k = 20 }"), encoding="utf-8")
+    from pysym.audit.errors import AuditInputError
+
+    cf = load_claims_file(path)
+    messages = [str(e) for e in cf.errors]
+    assert any("claim `at`" in m and "k` is positive there" in m for m in messages), messages
+    claims = {c.id: c for c in cf.claims}
+    with pytest.raises(AuditInputError, match="the cell -3 lies outside k's range .*k` is positive there"):
+        evaluate(cf, claims["row"])
+    assert evaluate(cf, claims["inside"]).verdict == "holds"
+
+
+@pytest.mark.parametrize("derived, claimed, verdict", [
+    ("91/200", '"0.45"', "fails"),           # 0.455 prints as 0.46, half up and half to even
+    ("91/200", '"0.46"', "holds"),           # ... both ways
+    ("93/200", '"0.46"', "inconclusive"),    # 0.465: 0.47 half up, 0.46 half to even
+    ("89/200", '"0.45"', "inconclusive"),    # 0.445: 0.45 half up, 0.44 half to even
+    ("4549/10000", '"0.45"', "holds"),
+    ("4551/10000", '"0.45"', "fails"),
+    ("91/200", '"0.45 ± 0.005"', "holds"),   # an explicit error bar is closed
+])
+def test_an_exact_value_on_a_rounding_tie_matches_only_what_both_conventions_print(tmp_path, derived, claimed,
+                                                                                   verdict):
+    cf = _load(tmp_path, _claim("tie", "value", quantity=f'"{derived}"', claimed=claimed))
+    assert not cf.errors, cf.errors
+    outcome = evaluate(cf, cf.claims[0])
+    assert outcome.verdict == verdict, outcome.summary

@@ -22,7 +22,7 @@ from pysym.audit.scaling import coefficient
 from pysym.audit.verdict import Outcome
 from pysym.derive import numeric, prove
 
-__all__ = ["compare_exponent", "check_coefficient", "unasked_limit", "within"]
+__all__ = ["compare_exponent", "check_coefficient", "simplified", "unasked_limit", "within"]
 
 
 def unasked_limit(s, ev) -> Outcome | None:
@@ -37,11 +37,20 @@ def unasked_limit(s, ev) -> Outcome | None:
                                    "`asymptotic = true` for a claim about large scales)", ev)
 
 
-def compare_exponent(s, derived, q_star, method, ev) -> Outcome:
+def simplified(s, derived, ev):
+    """``(derived, outcome)``: the derived exponent simplified (and shown in
+    ``ev``), and the outcome to give instead of comparing it when it is a limit
+    the claim did not ask about (:func:`unasked_limit`), else None."""
     with cpu_limit(20):
         derived = sp.simplify(derived)
     ev["derived"] = show(derived)
-    unasked = unasked_limit(s, ev)
+    return derived, unasked_limit(s, ev)
+
+
+def compare_exponent(s, derived, q_star, method, ev) -> Outcome:
+    """The verdict on the claimed exponent (and coefficient) against ``derived``,
+    an exponent of exact numbers (see the module docstring)."""
+    derived, unasked = simplified(s, derived, ev)
     if unasked is not None:
         return unasked
     if derived.is_number and not derived.is_Integer:

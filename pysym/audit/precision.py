@@ -183,6 +183,61 @@ def acceptance(claimed, rel: str, tol_rel, tol_abs):
     return widen(*inner), widen(*outer)
 
 
+class Accepted(tuple):
+    """``(low, high)``, the derived values a claim accepts, and whether each end
+    is accepted (``ends``: ``">="`` it is, ``">"`` it is not)."""
+
+    def __new__(cls, low, high, ends=(">=", ">=")):
+        obj = tuple.__new__(cls, (low, high))
+        obj.ends = tuple(ends)
+        return obj
+
+    def __getnewargs__(self):
+        return (self[0], self[1], self.ends)
+
+
+def interval_text(accepted, lo, hi) -> str:
+    """``[lo, hi]``, with ``(`` or ``)`` for an end ``accepted`` does not accept."""
+    ends = getattr(accepted, "ends", (">=", ">="))
+    return f"{'[' if ends[0] == '>=' else '('}{lo}, {hi}{']' if ends[1] == '>=' else ')'}"
+
+
+def tie_ops(claimed) -> tuple[tuple[str, str], tuple[str, str]]:
+    """How the ends of a printed claimed value's interval count, with no
+    tolerance: ``((low, high) surely, (low, high) possibly)``, each ``">="``
+    (the end counts) or ``">"`` (it does not).  The ends are rounding ties: a
+    value there prints as the claimed digits under one convention and perhaps
+    not under another (for an exact derived value: one computed from printed
+    inputs reaches an end only at inputs on their own ends, and is read closed
+    like them).  For a printed decimal ``d`` (last digit ``k``), under
+    round-half-up and round-half-to-even, the two conventions in use: the lower
+    tie prints as ``d`` under half up, and under half to even when ``k`` is
+    even; the upper tie prints as ``d`` only under half to even, when ``k`` is
+    even.  So 0.455 surely prints as 0.46 and surely not as 0.45; 0.465 may or
+    may not print as 0.46.  An explicit ``0.45 ± 0.005`` or ``[0.445, 0.455]``
+    states its ends: both count.  Any other claimed value with printed numbers
+    (an expression of them, a negative literal): neither end counts surely,
+    both possibly.
+
+    >>> from pysym.audit.printed import printed_literal
+    >>> tie_ops(printed_literal("0.46")), tie_ops(printed_literal("0.45"))
+    ((('>=', '>'), ('>=', '>=')), (('>', '>'), ('>=', '>')))
+    """
+    from pysym.audit.printed import printed_literal
+
+    if isinstance(claimed, Printed):
+        try:
+            literal = printed_literal(claimed.text) if claimed.text else None
+        except ValueError:
+            literal = None
+        if literal is None or (literal.lo, literal.hi) != (claimed.lo, claimed.hi):
+            return (">=", ">="), (">=", ">=")  # an explicit error bar or interval: its ends are stated, not rounded
+        if claimed.mid > 0:
+            even = Decimal(claimed.text.strip()).as_tuple().digits[-1] % 2 == 0
+            return (">=" if even else ">", ">"), (">=", ">=" if even else ">")
+    return (">", ">"), (">=", ">=")
+
+
 @dataclass
 class Check:
     """One comparison of a closed ``derived`` expression with ``claimed``."""
@@ -221,8 +276,13 @@ class Check:
             accepted = acceptance(claimed, "==", tol_rel, tol_abs)[1] if show_accepted else None
             return cs, cs, accepted
         inner, outer = acceptance(claimed, "==", tol_rel, tol_abs)
-        return ([(derived - sp.Rational(inner[0]), ">="), (sp.Rational(inner[1]) - derived, ">=")],
-                [(derived - sp.Rational(outer[0]), ">="), (sp.Rational(outer[1]) - derived, ">=")], outer)
+        # an exact derived value on an end of a printed claimed value is a rounding tie (tie_ops); one computed from
+        # printed inputs reaches an end only at inputs on their own ends, read like them (closed)
+        ties = not (tol_rel or tol_abs) and not constants_of(derived)
+        (in_lo, in_hi), (out_lo, out_hi) = tie_ops(claimed) if ties else ((">=",) * 2,) * 2
+        return ([(derived - sp.Rational(inner[0]), in_lo), (sp.Rational(inner[1]) - derived, in_hi)],
+                [(derived - sp.Rational(outer[0]), out_lo), (sp.Rational(outer[1]) - derived, out_hi)],
+                Accepted(outer[0], outer[1], (out_lo, out_hi)))
 
 
 class _Enclosed:
@@ -246,13 +306,15 @@ def _by_range(check):
         own = {c for c in constants_of(claimed) if not c.exact} - shared
         if shared or (not own and constants_of(claimed)):
             return None
-        h, strict = derived, False
+        h = derived
         inner, outer, _ = check.constraints()
+        ends_in, ends_out = (inner[0][1], inner[1][1]), (outer[0][1], outer[1][1])  # ">" where an end does not count
         a_in, b_in = _bounds_of(inner, derived)
         a_out, b_out = _bounds_of(outer, derived)
     else:
         op, sign = _OPS[check.rel]
-        h, strict = sign * (derived - claimed), op == ">"
+        h = sign * (derived - claimed)
+        ends_in = ends_out = (op, "")
         a_in = a_out = Fraction(0)
         b_in = b_out = None
     box = box_of([h])
@@ -261,26 +323,29 @@ def _by_range(check):
     r = enclose(h, box)
     lo, hi, rl, rh = r.low, r.high, r.reached_low, r.reached_high
 
-    def inside(x_lo, x_hi, a, b):  # [x_lo, x_hi] within the accepted set
-        left = x_lo > a if strict else x_lo >= a
-        return left and (b is None or x_hi <= b)
+    def inside(x_lo, x_hi, a, b, ends):  # [x_lo, x_hi] within the accepted set (an end counts where ">=")
+        left = x_lo > a if ends[0] == ">" else x_lo >= a
+        return left and (b is None or (x_hi < b if ends[1] == ">" else x_hi <= b))
 
-    def outside(x_lo, x_hi, a, b):  # [x_lo, x_hi] disjoint from the accepted set
-        return (x_hi <= a if strict else x_hi < a) or (b is not None and x_lo > b)
+    def outside(x_lo, x_hi, a, b, ends):  # [x_lo, x_hi] disjoint from the accepted set
+        return (x_hi <= a if ends[0] == ">" else x_hi < a) or (
+            b is not None and (x_lo >= b if ends[1] == ">" else x_lo > b))
 
-    if inside(lo, hi, a_in, b_in):
+    if inside(lo, hi, a_in, b_in, ends_in):
         return _Enclosed("all")
-    if outside(lo, hi, a_out, b_out):
+    if outside(lo, hi, a_out, b_out, ends_out):
         return _Enclosed("none")
     argmin, argmax = point_text(_with_mid(r.argmin, box)), point_text(_with_mid(r.argmax, box))
-    bad = argmin if outside(lo, rl, a_out, b_out) else argmax if outside(rh, hi, a_out, b_out) else None
+    bad = argmin if outside(lo, rl, a_out, b_out, ends_out) else \
+        argmax if outside(rh, hi, a_out, b_out, ends_out) else None
     if check.rel == "==":
         sat = None
-        if rl <= rh and rl <= (b_in if b_in is not None else rl) and rh >= a_in and continuous_form(h) \
-                and all(continuum(v) for v in box):
+        reaches = (rh > a_in if ends_in[0] == ">" else rh >= a_in) and (
+            b_in is None or (rl < b_in if ends_in[1] == ">" else rl <= b_in))
+        if rl <= rh and reaches and continuous_form(h) and all(continuum(v) for v in box):
             sat = f"some admissible values between {argmin} and {argmax} (intermediate values)"
     else:
-        sat = argmax if inside(rh, rh, a_in, b_in) else None
+        sat = argmax if inside(rh, rh, a_in, b_in, ends_in) else None
     if sat and bad:
         return _Enclosed("mixed", sat, bad)
     return None
@@ -353,7 +418,7 @@ def compare_all(checks: list) -> Outcome:
         if acc is not None and len(checks) == 1:
             lo, hi = outward(*acc)
             if lo != hi:
-                ev["accepted"] = f"[{lo}, {hi}]"
+                ev["accepted"] = interval_text(acc, lo, hi)
     summary = "; ".join(texts)
     if verdict == "undetermined":
         ev["satisfied_at"] = _witness(d, "satisfied")
@@ -412,7 +477,7 @@ def _outcome(d, derived, claimed, rel, shown, what, accepted, ev) -> Outcome:
     rng = rounding.range_text() or f"{what} is {show(derived)}"
     if accepted is not None:
         lo, hi = outward(*accepted)
-        target = f"the claimed {shown}" + ("" if lo == hi else f" (accepting [{lo}, {hi}])")
+        target = f"the claimed {shown}" + ("" if lo == hi else f" (accepting {interval_text(accepted, lo, hi)})")
     else:
         target = f"the claimed {shown}"
     one, many, neg = _WORDS[rel]
@@ -428,5 +493,17 @@ def _outcome(d, derived, claimed, rel, shown, what, accepted, ev) -> Outcome:
         return Outcome("undetermined", f"{rng}: some admissible values {many} {target} and others do not, so the "
                                        f"printed precision cannot decide (it holds at {ev['satisfied_at']}; it "
                                        f"fails at {ev['violated_at']})", ev, rounding)
+    if rel == "==" and accepted is not None and _on_a_tie(derived, claimed, accepted):
+        return Outcome("inconclusive", f"{rng}: it lies on an end of {target}, a rounding tie of the printed digits "
+                                       "(it prints as them under one rounding convention and not under another)",
+                       ev, rounding)
     return Outcome("inconclusive", f"{rng}: the engine could not decide within its budget of boxes whether it "
                                    f"{one} {target} for every admissible value", ev, rounding)
+
+
+def _on_a_tie(derived, claimed, accepted) -> bool:
+    """Whether an exact ``derived`` is an end of the interval a printed ``claimed`` (no tolerance) accepts."""
+    derived = sp.sympify(derived)
+    if not derived.is_Rational or box_of([derived]) or not constants_of(sp.sympify(claimed)):
+        return False
+    return fraction(derived) in (accepted[0], accepted[1])

@@ -64,7 +64,7 @@ from pysym.audit.registry import Field, Kind, register
 from pysym.audit.relations import scope_note
 from pysym.audit.proofs import attempt, monotone
 from pysym.audit.scaling import coefficient, power_terms, scaling_exponent, stationary_minimum
-from pysym.audit.exponents import compare_exponent, unasked_limit
+from pysym.audit.exponents import compare_exponent, simplified
 from pysym.audit.verdict import Outcome, Rounding
 from pysym.derive import numeric
 from pysym.derive.optimize import compute_optimal, minimize
@@ -163,10 +163,7 @@ def _with_rounding(o: Outcome, s: _Setup, derived) -> Outcome:
 def _compare_box(s: _Setup, derived, q_star, method, ev) -> Outcome:
     """Printed numbers: the exponent (and the coefficient) over every admissible value."""
     claim = s.claim
-    with cpu_limit(20):
-        derived = sp.simplify(derived)
-    ev["derived"] = show(derived)
-    unasked = unasked_limit(s, ev)
+    derived, unasked = simplified(s, derived, ev)
     if unasked is not None:
         return unasked
     ev["method"] = method + "; compared over every admissible value (interval branch and bound)"
