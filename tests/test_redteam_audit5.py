@@ -205,3 +205,11 @@ def test_an_exact_value_on_a_rounding_tie_matches_only_what_both_conventions_pri
     assert not cf.errors, cf.errors
     outcome = evaluate(cf, cf.claims[0])
     assert outcome.verdict == verdict, outcome.summary
+
+
+def test_a_law_with_a_kink_is_an_honest_inconclusive_not_an_internal_error():
+    # the second derivative of Abs(x - 3) is a Derivative SymPy cannot print for mpmath: the numeric minimizer raised
+    # an exception the kind did not expect, and the claim was reported as an engine failure
+    verdict, summary = example("independence", law="(x - 5)**2 + n*Abs(x - 3)", argmin=["x"], over={"x": [1, 10]},
+                               of=["n"])
+    assert verdict == "inconclusive" and "not differentiable everywhere" in summary, summary

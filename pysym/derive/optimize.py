@@ -56,7 +56,9 @@ def minimize(expr, box: dict, fixed: dict | None = None, *, grid: int | None = N
     """Minimum of ``expr`` over ``box`` (``{symbol: (low, high)}``, all > 0).
 
     Works in ``y = log(x)``; the grid has ``grid`` points per variable
-    (default: 400 for one variable, 60 for two, 18 for three).
+    (default: 400 for one variable, 60 for two, 18 for three).  Raises
+    ``ValueError`` when it cannot be done (a value missing, too many
+    variables, derivatives that cannot be evaluated numerically).
     """
     expr = sp.sympify(expr)
     if fixed:
@@ -71,9 +73,13 @@ def minimize(expr, box: dict, fixed: dict | None = None, *, grid: int | None = N
     grid = grid or {1: 400, 2: 60, 3: 18}[n]
     ys = [sp.Dummy(f"y_{s}") for s in syms]
     g = expr.subs({s: sp.exp(y) for s, y in zip(syms, ys)})
-    f = compiled(ys, g, "mpmath")
-    grad = [compiled(ys, sp.diff(g, y), "mpmath") for y in ys]
-    hess = [[compiled(ys, sp.diff(g, a, b), "mpmath") for b in ys] for a in ys]
+    try:
+        f = compiled(ys, g, "mpmath")
+        grad = [compiled(ys, sp.diff(g, y), "mpmath") for y in ys]
+        hess = [[compiled(ys, sp.diff(g, a, b), "mpmath") for b in ys] for a in ys]
+    except NotImplementedError as exc:  # Abs(x - 3) has a derivative SymPy leaves unevaluated at the kink
+        raise ValueError(f"its derivatives cannot be computed numerically ({type(exc).__name__}: a function "
+                         "that is not differentiable everywhere, such as Abs, Min or Max)") from None
     with mpmath.workdps(DIGITS):
         lo = [mpmath.log(mpmath.mpf(box[s][0])) for s in syms]
         hi = [mpmath.log(mpmath.mpf(box[s][1])) for s in syms]
