@@ -182,13 +182,18 @@ class Derivation:
         rels = [r.relation for r in self.restrictions()]
         out = []
         for i, (v, s, lo, hi) in enumerate(scope.vars):
-            if not (finite(lo) and finite(hi)) or not (sp.sympify(lo).free_symbols | sp.sympify(hi).free_symbols):
+            integer = bool(s.is_integer)
+            symbolic = sp.sympify(lo).free_symbols | sp.sympify(hi).free_symbols
+            if not (finite(lo) and finite(hi)) or not (symbolic or integer):
                 continue
+            # an integer symbol needs an integer in its range: [1/2, T] holds none for T < 1, though T - 1/2 >= 0
+            gap = hi - sp.ceiling(lo) if integer else hi - lo
             before = scope.vars[:i]
             known = {x for _, x, _, _ in before}
             earlier = Scope(before, {}, [r for r in rels if r.free_symbols <= known], scope.names)
-            if not (earlier.prove_nonnegative(hi - lo).ok or _nonnegative_on_box(hi - lo, before)):
-                out.append(f"the range of {v.name}, [{sp.sstr(lo)}, {sp.sstr(hi)}], is not proved nonempty for every "
+            if not (earlier.prove_nonnegative(gap).ok or (not gap.has(sp.ceiling) and _nonnegative_on_box(gap, before))):
+                what = "to hold an integer" if integer else "nonempty"
+                out.append(f"the range of {v.name}, [{sp.sstr(lo)}, {sp.sstr(hi)}], is not proved {what} for every "
                            "value of the symbols it depends on (their ranges would be cut short without saying so; "
                            "declare them so that the range is never empty)")
         return out

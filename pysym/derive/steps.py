@@ -177,7 +177,9 @@ class Stationary(Step):
 
     The point must lie in ``var``'s range, or, with ``over=(low, high)``, in
     that open interval (for an unconstrained optimum, e.g. ``over=(0, oo)``);
-    proved, or checked numerically and labelled so."""
+    proved, or checked numerically and labelled so.  ``var`` must be a real
+    (continuous) variable: an integer one's assumptions do not hold between
+    the integers."""
 
     expr: object = None
     var: object = None
@@ -210,6 +212,9 @@ class Stationary(Step):
         named = differentiated_names(scope, self.expr)
         if named:
             return StepResult(self, False, "sympy", named)
+        if self.var.is_integer:  # its assumptions (n >= 1 for a positive integer) would be used between the integers
+            return StepResult(self, False, "sympy", f"{sp.sstr(self.var)} is an integer symbol: a stationary point "
+                              "is a statement about a real variable (declare a continuous one for the optimization)")
         for part, what in ((self.point, "the point"), (self.second_form, "the second derivative's form")):
             why = undefined_somewhere(scope.plain(part), scope) if part is not None else None
             if why:
