@@ -31,6 +31,10 @@ def kinds(text):
                                  ("number", "1"), ("symbol", "]")]),
     ("é ā xⱼ α₁ ℕ", [("ident", "é"), ("ident", "ā"), ("ident", "xⱼ"), ("ident", "α₁"), ("ident", "ℕ")]),
     ("λx", [("symbol", "λ"), ("ident", "x")]),
+    # a field index is digits only, not a scientific literal `2.e…`; a number elsewhere keeps its point
+    ("h.2.elim (f x).1 2.5", [("ident", "h"), ("symbol", "."), ("number", "2"), ("symbol", "."), ("ident", "elim"),
+                              ("symbol", "("), ("ident", "f"), ("ident", "x"), ("symbol", ")"), ("symbol", "."),
+                              ("number", "1"), ("number", "2.5")]),
     ("a∈'\"'", [("ident", "a"), ("symbol", "∈"), ("char", "'\"'")]),
 ])
 def test_tokens(text, expected):
@@ -117,6 +121,7 @@ CORPUS = [
     ("def cT : List Char := ['a','\"','b']\ndef seenT : Nat := 1", ["cT", "seenT"], []),
     ('def sU : String := "-- \\"def hiddenU : Nat := 1"\ndef seenU : Nat := 1', ["sU", "seenU"], ["hiddenU"]),
     ("/-! module /- doc -/ def hiddenV : Nat := 1 -/\ndef seenV : Nat := 1", ["seenV"], ["hiddenV"]),
+    ("theorem tW (h : True ∧ False) : False := h.2.elim\ndef seenW : Nat := 1", ["tW", "seenW"], []),
 ]
 
 

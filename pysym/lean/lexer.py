@@ -411,7 +411,14 @@ class _Lexer:
                 i = self.char(i)
                 self.emit("char", start, i, glued=self.glued_at(start), depth=depth)
             elif c.isascii() and c.isdigit():
-                i = self.number(i)
+                prev = self.tokens[-1] if self.tokens else None
+                if prev is not None and prev.kind == "symbol" and prev.text == "." and prev.end == start \
+                        and len(self.tokens) > 1 and self.tokens[-2].end == prev.start:
+                    # a field index (`h.2.elim`): after a `.` glued on both sides Lean reads digits only, not a
+                    # scientific literal `2.e…`
+                    i = self.digits(i, "0123456789", need=False)
+                else:
+                    i = self.number(i)
                 self.emit("number", start, i, depth=depth)
             elif c == "`" and (self.at(i + 1) == "«" or (self.at(i + 1) and is_id_first(self.at(i + 1)))):
                 i, parts = self.ident(i + 1)
