@@ -39,6 +39,13 @@ BYPASSES = [
     ("interpolated_nested", 's!"{s!"{(sorry : Nat)}"}"', "`sorry`", 1, 9),
     ("maybe_interpolated", 'def f : IO Unit := throwError "{(by native_decide : 1 = 1)}"',
      "may be an interpolated string", 1, 30),
+    # 6. `m!` is an ordinary name under Init (Lean.Message defines the interpolation): the gate read `m! "{"`
+    # as the start of an interpolated string and everything up to a later `}"` as code inside a string literal
+    ("m_bang", 'def m! (s : String) : String := s\ndef x : String := m! "{"\nset_option debug.skipKernelTC true\n'
+               'def y : String := "}"\ntheorem bad : 2 + 2 = 5 := by decide +kernel',
+     "may be an interpolated string", 2, 21),
+    ("m_bang_axiom", 'def m! (s : String) : String := s\ndef x : String := m! "{"\naxiom bad : False\n'
+                     'def y : String := "}"', "`axiom` is not accepted", 3, 0),
     # 7. native evaluation in a configuration
     ("native_config", "theorem t : 2 + 2 = 4 := by decide (config := { native := (true) })", "native evaluation", 1, 48),
     ("native_flag", "example : 1 = 1 := by decide +native", "native evaluation", 1, 30),

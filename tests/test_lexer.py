@@ -122,6 +122,9 @@ CORPUS = [
     ('def sU : String := "-- \\"def hiddenU : Nat := 1"\ndef seenU : Nat := 1', ["sU", "seenU"], ["hiddenU"]),
     ("/-! module /- doc -/ def hiddenV : Nat := 1 -/\ndef seenV : Nat := 1", ["seenV"], ["hiddenV"]),
     ("theorem tW (h : True ∧ False) : False := h.2.elim\ndef seenW : Nat := 1", ["tW", "seenW"], []),
+    # `m!` is an ordinary name under Init: the string after it is plain (and may not hold a `{`: the gate refuses it)
+    ('def m! (s : String) : String := s\ndef sX : String := m! "a -- b"\ndef seenX : Nat := 1', ["m!", "sX", "seenX"],
+     []),
 ]
 
 

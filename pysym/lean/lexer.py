@@ -17,7 +17,7 @@ Lean's own lexical rules (``Lean.Parser.Basic``, ``StrInterpolation``,
   start continues the name;
 * string literals with escapes (``\\\\ \\" \\' \\n \\t \\r``, ``\\xHH``,
   ``\\uHHHH``, a backslash-newline gap), raw strings ``r#"..."#``,
-  interpolated strings after ``s!``, ``m!``, ``f!`` (the code between
+  interpolated strings after ``s!`` and ``f!`` (the code between
   ``{`` and ``}`` is tokenized as code);
 * character literals: a ``'`` where a token starts that is not followed by
   another ``'``;
@@ -49,6 +49,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Token", "LexError", "tokenize", "is_id_first", "is_id_rest", "split_name"]
+
+# The interpolated-string prefixes of Init (the only library a file imports besides the project and `Std`):
+# `s!` (Init.Data.ToString.Macro) and `f!` (Init.Data.Format.Macro).  Whether another word ending in `!` is one
+# depends on what is imported (`m!` is Lean.Message's), so no other is read as one.
+INTERPOLATIONS = ("s!", "f!")
 
 
 class LexError(ValueError):
@@ -401,7 +406,9 @@ class _Lexer:
                 return i
             if c == '"':
                 prev = self.tokens[-1] if self.tokens else None
-                if prev is not None and prev.kind == "ident" and prev.text in ("s!", "m!", "f!") \
+                # only the interpolations Init defines: `m!` is an ordinary name without `import Lean`, and a
+                # string after it plain text to Lean (a `{` in it is then refused, as any string's may be code)
+                if prev is not None and prev.kind == "ident" and prev.text in INTERPOLATIONS \
                         and prev.depth == depth:
                     i = self.interpolated(i, depth)
                     continue
