@@ -31,6 +31,8 @@ def kinds(text):
                                  ("number", "1"), ("symbol", "]")]),
     ("é ā xⱼ α₁ ℕ", [("ident", "é"), ("ident", "ā"), ("ident", "xⱼ"), ("ident", "α₁"), ("ident", "ℕ")]),
     ("λx", [("symbol", "λ"), ("ident", "x")]),
+    ("Σ' n, Nat ×' Nat", [("symbol", "Σ'"), ("ident", "n"), ("symbol", ","), ("ident", "Nat"), ("symbol", "×'"),
+                          ("ident", "Nat")]),
     # a field index is digits only, not a scientific literal `2.e…`; a number elsewhere keeps its point
     ("h.2.elim (f x).1 2.5", [("ident", "h"), ("symbol", "."), ("number", "2"), ("symbol", "."), ("ident", "elim"),
                               ("symbol", "("), ("ident", "f"), ("ident", "x"), ("symbol", ")"), ("symbol", "."),
@@ -125,6 +127,8 @@ CORPUS = [
     # `m!` is an ordinary name under Init: the string after it is plain (and may not hold a `{`: the gate refuses it)
     ('def m! (s : String) : String := s\ndef sX : String := m! "a -- b"\ndef seenX : Nat := 1', ["m!", "sX", "seenX"],
      []),
+    ("def pY : Σ' n : Nat, n = n := ⟨0, rfl⟩\ndef qY : Nat ×' Nat := ⟨1, 2⟩ -- '\ndef seenY : Nat := 1",
+     ["pY", "qY", "seenY"], []),
 ]
 
 

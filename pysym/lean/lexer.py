@@ -445,7 +445,7 @@ class _Lexer:
                     j += 1
                 i = j
                 self.emit("hash", start, i, value=self.text[start:i], depth=depth)
-            elif self.text.startswith(("@[", "#[", ":="), i):
+            elif self.text.startswith(("@[", "#[", ":=", "Σ'", "×'"), i):  # Σ' and ×' are Init's tokens: no char
                 i += 2
                 self.emit("symbol", start, i, value=self.text[start:i], depth=depth)
             else:
