@@ -46,6 +46,12 @@ BYPASSES = [
      "may be an interpolated string", 2, 21),
     ("m_bang_axiom", 'def m! (s : String) : String := s\ndef x : String := m! "{"\naxiom bad : False\n'
                      'def y : String := "}"', "`axiom` is not accepted", 3, 0),
+    # ... and after a glued `.` (`.s!`, `(e).f!`, `e |>.s!`) Lean reads `s!`/`f!` as a field name, not the prefix
+    ("dot_s_bang", 'def hide : Foo := .s! "{"\nset_option debug.skipKernelTC true\n-- "}"\n'
+                   'theorem bad : 2 + 2 = 5 := by decide +kernel', "may be an interpolated string", 1, 22),
+    ("pipe_dot_s_bang", 'def hide := base |>.s! "{"\nset_option debug.skipKernelTC true\n-- "}"',
+     "may be an interpolated string", 1, 23),
+    ("field_f_bang", 'def hide := (base).f! "{"\n#guard_msgs in\n-- "}"', "may be an interpolated string", 1, 22),
     # 7. native evaluation in a configuration
     ("native_config", "theorem t : 2 + 2 = 4 := by decide (config := { native := (true) })", "native evaluation", 1, 48),
     ("native_flag", "example : 1 = 1 := by decide +native", "native evaluation", 1, 30),

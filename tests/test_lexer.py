@@ -129,6 +129,11 @@ CORPUS = [
      []),
     ("def pY : Σ' n : Nat, n = n := ⟨0, rfl⟩\ndef qY : Nat ×' Nat := ⟨1, 2⟩ -- '\ndef seenY : Nat := 1",
      ["pY", "qY", "seenY"], []),
+    # `s!` and `f!` are Init's interpolation prefixes; after a glued `.` Lean reads `s!` as a field name
+    ('def sZ : String := s!"a{1}b"\ndef fZ : Std.Format := f!"a{1}b"\ndef seenZ : Nat := 1', ["sZ", "fZ", "seenZ"],
+     []),
+    ('structure FooA where\n  x : String\ndef FooA.s! (x : String) : FooA := ⟨x⟩\ndef hA : FooA := .s! "a"\n'
+     'def seenA2 : Nat := 1', ["FooA", "FooA.s!", "hA", "seenA2"], []),
 ]
 
 

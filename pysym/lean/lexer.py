@@ -407,9 +407,10 @@ class _Lexer:
             if c == '"':
                 prev = self.tokens[-1] if self.tokens else None
                 # only the interpolations Init defines: `m!` is an ordinary name without `import Lean`, and a
-                # string after it plain text to Lean (a `{` in it is then refused, as any string's may be code)
+                # string after it plain text to Lean (a `{` in it is then refused, as any string's may be code);
+                # after a glued `.` (`.s!`, `(e).s!`, `e |>.s!`) Lean reads `s!` as a field name, not the keyword
                 if prev is not None and prev.kind == "ident" and prev.text in INTERPOLATIONS \
-                        and prev.depth == depth:
+                        and prev.depth == depth and not self._after_glued_dot(len(self.tokens) - 1):
                     i = self.interpolated(i, depth)
                     continue
                 i = self.string(i)
@@ -462,6 +463,13 @@ class _Lexer:
                 if a == i and self.tokens and self.tokens[-1].kind == "symbol" and self.glued_at(a):
                     self.tokens[-1] = _replace(self.tokens[-1], glued=True)
             i = j if comments else i
+
+    def _after_glued_dot(self, k: int) -> bool:
+        """Whether token ``k`` directly follows a `.` (no space between), where Lean reads a name, not a keyword."""
+        if k < 1:
+            return False
+        dot = self.tokens[k - 1]
+        return dot.kind == "symbol" and dot.text.endswith(".") and dot.end == self.tokens[k].start
 
     def _raw_start(self, i: int) -> bool:
         while self.at(i) == "#":
