@@ -52,6 +52,8 @@ BYPASSES = [
     ("pipe_dot_s_bang", 'def hide := base |>.s! "{"\nset_option debug.skipKernelTC true\n-- "}"',
      "may be an interpolated string", 1, 23),
     ("field_f_bang", 'def hide := (base).f! "{"\n#guard_msgs in\n-- "}"', "may be an interpolated string", 1, 22),
+    # so no interpolated string is accepted at all: whichever way a string is read, its code is never unseen
+    ("interpolation", 'def s : String := s!"a{1}b"', "an interpolated string (`s!`, `f!`) is not accepted", 1, 20),
     # 7. native evaluation in a configuration
     ("native_config", "theorem t : 2 + 2 = 4 := by decide (config := { native := (true) })", "native evaluation", 1, 48),
     ("native_flag", "example : 1 = 1 := by decide +native", "native evaluation", 1, 30),

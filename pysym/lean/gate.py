@@ -284,6 +284,9 @@ class _Gate:
         elif tok.glued:
             self.problem(tok, f"`{tok.text[:12]}` follows a symbol without a space, where Lean's token table "
                               "decides how it reads: put a space before it")
+        if tok.kind == "istr" and tok.text.startswith('"'):  # each interpolated string once, at its opening
+            self.problem(tok, "an interpolated string (`s!`, `f!`) is not accepted: no proof needs one, and the "
+                              "gate would have to read the code inside it as Lean does (write a plain string)")
         if tok.kind == "string" and "{" in tok.text:
             self.problem(tok, "a string literal containing `{` may be an interpolated string whose code the "
                               "gate cannot see: remove the brace or the string")
