@@ -52,6 +52,14 @@ BYPASSES = [
     ("pipe_dot_s_bang", 'def hide := base |>.s! "{"\nset_option debug.skipKernelTC true\n-- "}"',
      "may be an interpolated string", 1, 23),
     ("field_f_bang", 'def hide := (base).f! "{"\n#guard_msgs in\n-- "}"', "may be an interpolated string", 1, 22),
+    # 8. attributes inside a term: a parser attribute added the token `zz--`, and Lean read the rest of the line
+    # (an unsafe def, skipKernelTC, a false theorem) as code where the gate saw a comment
+    ("term_attribute", 'def aux : Nat := (let rec @[term_parser] p : Lean.ParserDescr := Lean.ParserDescr.node '
+                       '`Lean.Parser.Term.prop 1024 (Lean.ParserDescr.symbol "zz--"); 0)\n'
+                       'def ok : Type := zz-- unsafe def loop : False := loop', "attribute `term_parser`", 1, 28),
+    # a command in mid-line that moves the namespace: Lean named the theorems otherwise than the gate recorded
+    ("weak_namespace", "theorem ok : True := trivial with_weak_namespace X namespace X\ntheorem s : 1 = 1 := rfl\n"
+                       "end X", "`with_weak_namespace` is not accepted", 1, 29),
     # so no interpolated string is accepted at all: whichever way a string is read, its code is never unseen
     ("interpolation", 'def s : String := s!"a{1}b"', "an interpolated string (`s!`, `f!`) is not accepted", 1, 20),
     # 7. native evaluation in a configuration

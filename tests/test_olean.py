@@ -356,6 +356,20 @@ def test_kernel_evaluation_counts_as_an_axiom():
         "through t: u -> t -> Lean.reduceBool")
 
 
+def test_an_unsafe_constant_counts_as_an_axiom():
+    # a safe theorem that uses an unsafe constant was not checked by the kernel (set_option debug.skipKernelTC)
+    core = ConstGraph.from_nodes([("propext", "axiom", []), ("unsafeCast", "unsafe", [])])
+    proj = ConstGraph.from_nodes([("loop", "unsafe", ["loop"]), ("bad", "body", ["loop"]),
+                                  ("cast_user", "body", ["unsafeCast"]), ("fine", "body", ["propext"])], base=core)
+    audit = audit_graph(core, proj)
+    assert {d.name: d.axioms for d in audit} == {"loop": ("loop",), "bad": ("loop",), "cast_user": ("unsafeCast",),
+                                                 "fine": ("propext",)}
+    found = {(f.declaration, f.axiom): f for f in findings(audit)}
+    assert sorted(found) == [("bad", "loop"), ("cast_user", "unsafeCast"), ("loop", "loop")]
+    assert all(f.unsafe for f in found.values())
+    assert found[("loop", "loop")].message.startswith("loop is an unsafe constant (the kernel accepts no safe")
+
+
 def test_long_dependency_chains_need_no_recursion():
     n = 20000
     core = ConstGraph.from_nodes([("sorryAx", "axiom", [])])
@@ -408,6 +422,12 @@ def bigBool : Bool := decide (2 ^ 64 < 2 ^ 65)
 
 -- the kernel evaluates `Lean.reduceBool` by running compiled code: no axiom in the proof
 theorem by_reduce_bool : Lean.reduceBool bigBool = true := rfl
+
+unsafe def loopU : False := loopU
+
+-- the kernel would refuse a safe theorem that uses an unsafe constant; with its check skipped, nothing does
+set_option debug.skipKernelTC true in
+theorem by_unsafe : 2 + 2 = 5 := loopU.elim
 
 #guard_msgs (drop error) in
 theorem hidden_bad : 2 + 2 = 5 := by decide
@@ -472,6 +492,8 @@ EXPECTED = {
     "Cases.by_decide_kernel": (),
     "Cases.bigBool": (),
     "Cases.by_reduce_bool": ("Lean.reduceBool",),
+    "Cases.loopU": ("Cases.loopU",),
+    "Cases.by_unsafe": ("Cases.loopU",),
     "Cases.hidden_bad": ("sorryAx",),
     "Cases.uses_hidden": ("sorryAx",),
     "Cases.priv_propext": ("propext",),
@@ -560,6 +582,8 @@ def test_findings_name_the_declaration_the_axiom_and_the_path(cases_audit):
         ("Cases.by_native_decide", "Lean.reduceBool"),
         ("Cases.by_decide_native", "Lean.reduceBool"),
         ("Cases.by_reduce_bool", "Lean.reduceBool"),
+        ("Cases.loopU", "Cases.loopU"),
+        ("Cases.by_unsafe", "Cases.loopU"),
         ("Cases.hidden_bad", "sorryAx"),
         ("Cases.uses_hidden", "sorryAx"),
     }
@@ -573,7 +597,11 @@ def test_findings_name_the_declaration_the_axiom_and_the_path(cases_audit):
                                              "Lean.ofReduceBool", "Lean.reduceBool", "Cases.myAx"})
     # the project's own axioms are findings whatever `allowed` says
     assert {(f.declaration, f.project_axiom) for f in lenient} == {
-        ("Cases.myAx", True), ("Cases.level1", True), ("Cases.level2", True)}
+        ("Cases.myAx", True), ("Cases.level1", True), ("Cases.level2", True), ("Cases.loopU", True),
+        ("Cases.by_unsafe", True)}
+    unsafe = by[("Cases.by_unsafe", "Cases.loopU")]
+    assert unsafe.unsafe and unsafe.message.startswith(
+        "Cases.by_unsafe depends on the unsafe constant Cases.loopU (the kernel accepts no safe declaration")
 
 
 @pytest.mark.lean

@@ -135,6 +135,7 @@ class Finding:
     axiom: str
     path: tuple[str, ...]  # the declaration, the constants in between, the axiom
     project_axiom: bool = False
+    unsafe: bool = False  # the "axiom" is an unsafe constant: what reaches it skipped the kernel check
 
     @property
     def via(self) -> str | None:
@@ -143,6 +144,12 @@ class Finding:
 
     @property
     def message(self) -> str:
+        if self.unsafe:
+            what = (f"{self.axiom} is an unsafe constant" if self.declaration == self.axiom else
+                    f"{self.declaration} depends on the unsafe constant {self.axiom}")
+            via = f", through {self.via}: " + " -> ".join(self.path) if self.via is not None else ""
+            return (f"{what} (the kernel accepts no safe declaration that uses one: it was not kernel-checked, "
+                    f"as with `set_option debug.skipKernelTC`){via}")
         why = "an axiom declared in the project" if self.project_axiom else _WHY.get(self.axiom)
         if self.declaration == self.axiom:
             return f"{self.declaration} is {why or 'an axiom'}"
@@ -315,7 +322,7 @@ def audit_graph(core: ConstGraph, project: ConstGraph) -> AxiomAudit:
 
     def own(v: int) -> tuple[int, int]:
         klass = core.classes[v] if v < offset else project.classes[v - offset]
-        if klass == "axiom" or v in evaluated:
+        if klass in ("axiom", "unsafe") or v in evaluated:
             if v not in bit_of:
                 bit_of[v] = len(axiom_bits)
                 axiom_bits.append(v)
@@ -411,7 +418,7 @@ def findings(audit: AxiomAudit, allowed: Iterable[str] = STANDARD_AXIOMS) -> lis
             if not project and audit.show(v) in allowed:
                 continue
             path = audit.path_to(start, v) if v != start else (d.name,)
-            out.append(Finding(d.name, audit.show(v), path, project_axiom=project))
+            out.append(Finding(d.name, audit.show(v), path, project_axiom=project, unsafe=audit._class(v) == "unsafe"))
     return out
 
 

@@ -27,6 +27,11 @@ A node has one of these classes (:data:`CLASSES`):
 ``missing``
     used but found in no module read (core-private helpers that exposed
     definitions mention; Lean skips unknown constants too).
+``unsafe``
+    an ``unsafe`` definition (or other constant): the kernel accepts no safe
+    declaration that uses one, so a theorem that reaches one was not checked
+    by the kernel (``set_option debug.skipKernelTC``); the audit counts it as
+    an axiom.
 ``body``
     anything else: its edges say everything about it.
 
@@ -59,9 +64,9 @@ from pysym.paths import write_atomic
 
 __all__ = ["CLASSES", "GRAPH_VERSION", "ConstGraph", "module_nodes", "build_graph", "core_graph", "import_closure"]
 
-CLASSES = ("axiom", "stripped", "missing", "body")
+CLASSES = ("axiom", "stripped", "missing", "body", "unsafe")
 # Bump when the reader or the graph's meaning changes: it keys the cache.
-GRAPH_VERSION = 1
+GRAPH_VERSION = 2
 
 
 @dataclass
@@ -155,6 +160,8 @@ def module_nodes(mod: OleanModule) -> list[tuple[Name, str, set[Name], str]]:
             used = c.type_constants()
         if kind == "axiom":
             klass = "stripped" if original.get(name, "axiom") != "axiom" else "axiom"
+        elif c.info.get("is_unsafe") is True or c.info.get("safety") == "unsafe":
+            klass = "unsafe"
         else:
             klass = "body"
         out.append((name, klass, used, kind))

@@ -109,6 +109,10 @@ _SYNTAX = "extends Lean's syntax or elaborator; the check accepts only plain dec
 KNOWN_COMMANDS: dict[str, str] = {
     "axiom": "asserts a fact without proof: prove it as a theorem, or take it as a hypothesis",
     "unsafe": "unsafe code is not checked by the kernel",
+    "with_weak_namespace": "changes the current namespace in a way the check does not follow",
+    "end_local_scope": "changes the current scope in a way the check does not follow",
+    "coinductive": "declares constants the check does not record",
+    "assert_not_exists": "not needed by a proof",
     "import": "`import` is only accepted at the start of a file",
     "prelude": "changes what the file is checked against",
     "module": "Lean's module system is not supported by the check (plain `lake build` files only)",
@@ -273,6 +277,11 @@ class _Gate:
     # single tokens -----------------------------------------------------------------
 
     def check_token(self, tok: Token, i: int) -> None:
+        if tok.kind == "symbol" and tok.value == "@[":
+            # every attribute list, wherever it stands: inside a term (`(let rec @[term_parser] p := ...; 0)`) a
+            # parser attribute added a token (`zz--`) that hid the rest of its line from the gate (a command's
+            # list is checked again by `command`: the same problems, kept once)
+            self.attributes(i + 1, "]")
         if tok.kind == "hash":
             if tok.value not in ALLOWED_HASH:
                 why = _HASH_REASONS.get(tok.value, "only `#check` is accepted among `#` commands")
