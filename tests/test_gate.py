@@ -60,6 +60,10 @@ BYPASSES = [
     # a command in mid-line that moves the namespace: Lean named the theorems otherwise than the gate recorded
     ("weak_namespace", "theorem ok : True := trivial with_weak_namespace X namespace X\ntheorem s : 1 = 1 := rfl\n"
                        "end X", "`with_weak_namespace` is not accepted", 1, 29),
+    ("library_suggestions", "theorem ok : True := trivial set_library_suggestions (fun g _ => pure #[])",
+     "`set_library_suggestions` is not accepted", 1, 29),
+    ("injective_theorems", "theorem ok : True := trivial gen_injective_theorems% Foo",
+     "`gen_injective_theorems` is not accepted", 1, 29),
     # so no interpolated string is accepted at all: whichever way a string is read, its code is never unseen
     ("interpolation", 'def s : String := s!"a{1}b"', "an interpolated string (`s!`, `f!`) is not accepted", 1, 20),
     # 7. native evaluation in a configuration
