@@ -27,13 +27,6 @@ from pysym.audit.printed import midpoint
 __all__ = ["NEEDS", "conditions", "power_conditions", "lost"]
 
 
-def _printed_value(e):
-    """``e`` at the printed values of its printed constants."""
-    from pysym.audit.printed import Printed
-
-    return midpoint(e) if isinstance(e, sp.Basic) and e.has(Printed) else e
-
-
 NEEDS = {"nonzero": "!= 0", "nonnegative": ">= 0", "positive": "> 0"}
 
 
@@ -68,7 +61,7 @@ def conditions(e) -> set:
 
 def _proved(condition) -> bool:
     kind, d = condition
-    d = _printed_value(d)
+    d = midpoint(d)
     return {"nonzero": d.is_zero is False, "nonnegative": d.is_nonnegative is True,
             "positive": d.is_positive is True}[kind]
 
@@ -89,7 +82,7 @@ def _normal(conds) -> set:
                 if not f.is_number and not _proved(("nonzero", f)):
                     out.add(("nonzero", f))
         else:  # the sign of d is the sign of its factors not proved positive
-            rest = [f for f in sp.Mul.make_args(d) if _printed_value(f).is_positive is not True]
+            rest = [f for f in sp.Mul.make_args(d) if midpoint(f).is_positive is not True]
             if rest:
                 out.add((kind, sp.Mul(*rest)))
     return out

@@ -331,9 +331,8 @@ def outside_range(value, spec) -> str | None:
                     + (" (or cannot be proved inside it)" if sign is None else ""))
     # a bound in other symbols (`range = ["T", 100]`) is not compared here, but the sign it gives the symbol is
     # what the laws were read with (`Abs(k)` is `k` for a positive `k`): the value must have that sign, proved
-    symbol = getattr(spec, "symbol", None)
-    for holds, words, strict in ((getattr(symbol, "is_positive", None), "positive", True),
-                                 (getattr(symbol, "is_nonnegative", None), "nonnegative", False)):
+    for holds, words, strict in ((spec.symbol.is_positive, "positive", True),
+                                 (spec.symbol.is_nonnegative, "nonnegative", False)):
         if holds is True:
             sign = sign_of(low)
             if sign is None or sign < 0 or (strict and sign == 0):
