@@ -164,7 +164,7 @@ def test_incremental_plans(tmp_path, monkeypatch):
         planned.append([written[j.lean_file] for j in jobs[:len(done)]])  # the jobs that ran
         return done + [None] * (len(jobs) - len(done))
 
-    def stand_in_interpret(tree, modules, combined, code, messages, *, olean, audit=None):
+    def stand_in_interpret(tree, modules, combined, code, messages, *, olean, audit=None, kernel=None):
         assert code == (1 if set(names_of(modules)) & failing else 0)
         return outcome(names_of(modules))
 
@@ -297,6 +297,30 @@ def test_layer2_alone_catches_what_the_gate_would(toolchain, tmp_path):
     assert ("MoeTheory/Stranger.lean:2:0: `MoeTheory.borrows` uses `MoeTheory.shown` of module MoeTheory.Owner, "
             "which module MoeTheory.Stranger does not import") in text
     assert not any("uses_secret" in p.message for p in result.problems)  # its own private: fine
+
+
+SKIPPED_KERNEL = {
+    "MoeTheory.Fine": "theorem fine : 2 + 2 = 4 := by decide\n",
+    "MoeTheory.Skip": "import MoeTheory.Fine\n\n"
+                      "set_option debug.skipKernelTC true in\n"
+                      "theorem bad : 2 + 2 = 5 := by decide +kernel\n",
+}
+
+
+@pytest.mark.lean
+def test_the_kernel_replay_rejects_what_skipped_the_kernels_check(toolchain, tmp_path):
+    """With the source gate off, ``debug.skipKernelTC`` lets a false theorem
+    into the environment with no axiom: the ``.olean`` audit cannot see that
+    the kernel never checked it.  The driver sends every constant Lean
+    produced to the kernel again (:mod:`pysym.lean.driver`), which rejects it,
+    reported at the declaration it belongs to."""
+    root = write_project(tmp_path, SKIPPED_KERNEL)
+    result = check_project(root, toolchain=toolchain, progress=QUIET, use_cache=False, build=tmp_path / "b",
+                           _gate=False)
+    assert not result.ok and result.lean_ran
+    rejected = [p for p in result.problems if "the kernel rejects" in p.message]
+    assert [(p.path, p.line) for p in rejected] == [("MoeTheory/Skip.lean", 4)], result.problems
+    assert "`bad._proof" in rejected[0].message and "debug.skipKernelTC" in rejected[0].message
 
 
 def test_an_axiom_finding_compiled_in_this_run_is_kept_whatever_name_it_has(tmp_path, monkeypatch):

@@ -62,6 +62,73 @@ def test_output_out_of_order_is_a_toolchain_error(lines):
 # the driver's cases, run last in the session's batch of Lean files (``lean_batch`` in conftest.py): a clean
 # file; a file on top of it (`import all`) that defines a name the first one's private structure generated; a
 # file with an error; a file after it
+# What the kernel replay must accept (each a construct whose kernel declaration differs from a plain
+# definition: structures and `deriving`, mutual and nested inductive types, well-founded and mutual
+# structural recursion, `partial` blocks, instances, `opaque`, `native_decide`); run in the batch.
+REPLAY_CASES = """\
+inductive Tree where
+  | leaf : Nat → Tree
+  | node : List Tree → Tree
+
+mutual
+inductive Even : Nat → Prop
+  | zero : Even 0
+  | succ : Odd n → Even (n + 1)
+inductive Odd : Nat → Prop
+  | succ : Even n → Odd (n + 1)
+end
+
+structure Pt where
+  x : Nat
+  y : Nat := 3
+deriving DecidableEq, Repr
+
+class Sz (α : Type) where
+  sz : α → Nat
+
+instance : Sz Pt := ⟨fun p => p.x + p.y⟩
+
+private def helper (n : Nat) : Nat := n + 1
+
+def fib : Nat → Nat
+  | 0 => 0
+  | 1 => 1
+  | n + 2 => fib n + fib (n + 1)
+
+def ack : Nat → Nat → Nat
+  | 0, n => n + 1
+  | m + 1, 0 => ack m 1
+  | m + 1, n + 1 => ack m (ack (m + 1) n)
+termination_by m n => (m, n)
+
+partial def loop (n : Nat) : Nat := if n > 100 then n else loop (n * 2 + 1)
+
+theorem fib_5 : fib 5 = 5 := by decide
+theorem helper_pos (n : Nat) : 0 < helper n := by simp [helper]
+theorem t2 (a b : Nat) (h : a ≤ b) : a < b + 1 := by omega
+theorem pt_eq : (Pt.mk 1 2 == Pt.mk 1 2) = true := by decide
+theorem even2 : Even 2 := .succ (.succ .zero)
+theorem g (xs : List Nat) : (xs ++ []).length = xs.length := by grind
+opaque secret : Nat
+noncomputable def choice (h : Nonempty Nat) : Nat := Classical.choice h
+mutual
+partial def pe (n : Nat) : Bool := if n == 0 then true else po (n - 1)
+partial def po (n : Nat) : Bool := if n == 0 then false else pe (n - 1)
+end
+mutual
+def ev : Nat → Bool
+  | 0 => true
+  | n + 1 => od n
+def od : Nat → Bool
+  | 0 => false
+  | n + 1 => ev n
+end
+theorem ev4 : ev 4 = true := by decide
+def bigB : Bool := true
+theorem by_rb : bigB = true := by native_decide
+"""
+
+
 DRIVER_CASES = {
     "Good": "private structure Foo where\n  val : Nat\ntheorem good : 1 + 1 = 2 := rfl\n",
     "Top": "module\nimport all Good\ndef Foo.val : Nat := 2\n",
@@ -145,3 +212,18 @@ def test_a_statement_with_a_name_literal_is_refused_on_every_path():
                "data": "t : Lean.Name.mkStr1 \"x» y\" ≠ `x»\n    y"}
         problems, _, statements, _, tail_errors = classify(c, [msg])
         assert statements == {} and len(tail_errors) == 1 and "name literal" in tail_errors[0]
+
+
+@pytest.mark.lean
+def test_the_kernel_replay_accepts_what_the_kernel_accepted(toolchain, lean_batch):
+    """The driver's kernel replay (:mod:`pysym.lean.driver`) sends every
+    constant of ``REPLAY_CASES`` to the kernel again and accepts them all:
+    inductive blocks with their generated constructors and recursors,
+    ``partial`` blocks as one mutual declaration, a ``native_decide`` proof as
+    stated (the ``.olean`` audit counts its kernel evaluation).  (What it
+    rejects: ``test_check.py::test_the_kernel_replay_rejects_what_skipped_the_kernels_check``.)"""
+    if not getattr(toolchain, "reads_oleans", False):
+        pytest.skip("the driver is used with the registry (wasm) toolchain only")
+    outcome = lean_batch["outcomes"]["ReplayCases"]
+    assert outcome is not None and outcome.code == 0 and outcome.kernel is None, outcome
+    assert not [m for m in outcome.messages if m["severity"] == "error"], outcome.messages

@@ -92,7 +92,7 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
             with Ticker(tree.progress, "  elaborating"):
                 outcomes = driver.run_jobs(tree.toolchain, jobs, work, tree.timeout, lean_path=[staging])
             base_run = runs.interpret(tree, base, written[0], outcomes[0].code, outcomes[0].messages,
-                                  olean=base_olean)
+                                      olean=base_olean, kernel=outcomes[0].kernel)
         if not base_run["ok"]:  # the full check reports the problems
             first = base_run["problems"][0] if base_run["problems"] else {}
             tree.progress.step("  the base did not check cleanly" + (f" ({Problem(**first)})" if first else "")
@@ -108,7 +108,8 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
     if outcomes[1] is None:
         raise ToolchainError("the check's driver did not check the modules on top of the base")
     top_run = runs.interpret(tree, top, written[1], outcomes[1].code, outcomes[1].messages, olean=top_olean,
-                             audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean})
+                             audit={BASE_MODULE: folder / f"{BASE_MODULE}.olean", TOP_MODULE: top_olean},
+                             kernel=outcomes[1].kernel)
     return runs.merge(base_part, top_run), 0
 
 

@@ -18,7 +18,7 @@ from pysym.errors import ToolchainError
 from pysym.lean.axioms import STANDARD_AXIOMS
 from pysym.lean.combined import Combined, classify, combine, parse_messages
 from pysym.lean.process import run_lean_process
-from pysym.lean.produced import NOT_READ, audit_axioms, declaration_uses, name_clashes, statement_meanings
+from pysym.lean.produced import NOT_READ, audit_axioms, declaration_uses, name_clashes, owner, statement_meanings
 from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
@@ -71,6 +71,14 @@ def run(tree: Tree, modules: list[Module], lean_file: Path, *, olean: Path | Non
     """Elaborate ``modules`` as one combined file in one Lean run; return
     Lean's part of the result for them (see :func:`interpret`)."""
     combined = write(tree, modules, lean_file, olean, imports)
+    if tree.toolchain.reads_oleans and olean is not None:  # the wasm build: through the driver, which replays
+        from pysym.lean.driver import Job, run_jobs  # the kernel's check (one job, one Lean process)
+
+        with Ticker(tree.progress, "  elaborating"):
+            (outcome,) = run_jobs(tree.toolchain, [Job(lean_file.stem, lean_file, olean)], lean_file.parent,
+                                  tree.timeout, lean_path)
+        return interpret(tree, modules, combined, outcome.code, outcome.messages, olean=olean, audit=audit,
+                         kernel=outcome.kernel)
     with Ticker(tree.progress, "  elaborating"):
         code, out, err = run_lean(tree.toolchain, lean_file, tree.timeout, olean, lean_path)
     messages = parse_messages(out)
@@ -81,17 +89,42 @@ def run(tree: Tree, modules: list[Module], lean_file: Path, *, olean: Path | Non
     return interpret(tree, modules, combined, code, messages, olean=olean, audit=audit)
 
 
+def kernel_problem(kernel: tuple[str, str], where) -> Problem:
+    """The problem for a constant the driver's kernel replay rejected
+    (:mod:`pysym.lean.driver`), placed at the declaration it belongs to.
+
+    >>> str(kernel_problem(("_private.MoeTheoryCheck.0.MoeTheory.bad._proof_1_1", "application type mismatch"),
+    ...                    {"MoeTheory.bad": ("MoeTheory.A", "MoeTheory/A.lean", 3, True)}))[:68]
+    'MoeTheory/A.lean:3:0: the kernel rejects `MoeTheory.bad._proof_1_1` '
+    """
+    constant, said = kernel
+    parts = constant.split(".")
+    if parts[0] == "_private":  # _private.<module>.<n>.<name>
+        digits = [i for i, part in enumerate(parts) if i > 0 and part.isdigit()]
+        parts = parts[digits[0] + 1:] if digits else parts
+    shown = ".".join(parts)
+    _, path, line, _ = where.get(owner(shown, where), ("", "<generated>", 0, False))
+    return Problem(path, line, 0, f"the kernel rejects `{shown}` when the check sends what Lean produced to it "
+                                  f"again ({said}): it reached the environment without the kernel's check "
+                                  f"(`debug.skipKernelTC`?)")
+
+
 def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, messages: list[dict], *,
-               olean: Path | None, audit: dict[str, Path] | None = None) -> dict:
+               olean: Path | None, audit: dict[str, Path] | None = None, kernel: tuple[str, str] | None = None
+               ) -> dict:
     """Lean's part of the result for ``modules`` (problems, warnings,
     statements, axioms, uses) from the run of ``combined``: its exit status
     (0 or 1) and messages, and the ``.olean`` it wrote (with ``audit``, the
-    compiled files it builds on as well)."""
+    compiled files it builds on as well); ``kernel``: the constant the
+    driver's kernel replay rejected, and why."""
     tc = tree.toolchain
     names = tree.names(modules)
-    if code == 1 and not any(m.get("severity") == "error" for m in messages):
+    if code == 1 and kernel is None and not any(m.get("severity") == "error" for m in messages):
         raise ToolchainError(f"Lean reported a failure of {olean or 'the check'} without an error message")
     problems, warnings, raw, axioms, tail_errors = classify(combined, messages)
+    if kernel is not None:
+        code = 1
+        problems.append(kernel_problem(kernel, tree.where))
     statements = {}
     for name, text in sorted(raw.items()):
         for prefix in (f"{name} : ", f"@{name} : "):
