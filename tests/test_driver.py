@@ -129,6 +129,39 @@ theorem by_rb : bigB = true := by native_decide
 """
 
 
+class _ScriptedDriver:
+    """In place of the wasm toolchain: the driver is a Python script that
+    prints ``lines`` (``{n}`` is the run's nonce) and exits with ``status``."""
+
+    def __init__(self, lines: list[str], status: int):
+        self.lines, self.status = lines, status
+
+    def driver_command(self, driver, args, workdir, lean_path=(), mounts=()):
+        import sys
+
+        script = f"print({self.lines!r} and '\\n'.join({self.lines!r}).format(n={args[0]!r})); raise SystemExit({self.status})"
+        return [sys.executable, "-c", script], None
+
+
+@pytest.mark.parametrize("status", [0, 1])
+def test_a_run_counts_when_its_last_line_is_printed_whatever_the_exit_status(tmp_path, status):
+    """The wasm process sometimes fails while it tears down after the
+    driver's last line; every status is printed by then.  Without that line
+    the run is a failure of the driver, whatever its exit status."""
+    from pysym.lean.driver import Job, run_jobs
+
+    job = Job("A", tmp_path / "A.lean", tmp_path / "A.olean")
+    done = ["moe-theory-driver {n} start", "moe-theory-driver {n} kernel c\tapplication type mismatch",
+            f"moe-theory-driver {{n}} failed {job.lean_file}", "moe-theory-driver {n} done"]
+    (outcome,) = run_jobs(_ScriptedDriver(done, status), [job], tmp_path, 60)
+    assert (outcome.code, outcome.kernel) == (1, ("c", "application type mismatch"))
+    with pytest.raises(ToolchainError, match="before it finished"):
+        run_jobs(_ScriptedDriver(done[:-1], status), [job], tmp_path, 60)
+    with pytest.raises(ToolchainError, match="unexpected line"):  # a job's status is never `ok` after a rejection
+        run_jobs(_ScriptedDriver([done[0], done[1], f"moe-theory-driver {{n}} ok {job.lean_file}", done[3]], status),
+                 [job], tmp_path, 60)
+
+
 DRIVER_CASES = {
     "Good": "private structure Foo where\n  val : Nat\ntheorem good : 1 + 1 = 2 := rfl\n",
     "Top": "module\nimport all Good\ndef Foo.val : Nat := 2\n",
