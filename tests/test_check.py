@@ -251,6 +251,71 @@ LAYER2 = {
         theorem explicit : 1 = 2 := «sorryAx» _ false
         end MoeTheory
         """,
+    # a kernel bug of Lean 4.28 (red-team, after lean4 PR #14807): an inductive whose universe is a term that
+    # reduces to `Prop` only for a variable lets a `Bool` be projected out of a proof; `False` with no axiom,
+    # accepted by the kernel and its replay alike.  Refused on what Lean produced: the universe must be a sort
+    "MoeTheory.Stuck": """
+namespace RTStuck
+
+def step (x : Bool) (n : Nat) (ih : (m : Nat) → m < n → Bool) : Bool :=
+  match n with
+  | 0 => x
+  | k + 1 => ih k (Nat.lt_succ_self k)
+
+def run (x : Bool) (n : Nat) (h : Acc (· < ·) n) : Bool :=
+  Acc.rec (fun m _ => step x m) h
+
+opaque seed : Acc (· < ·) 1 := Nat.lt_wfRel.wf.apply 1
+def a := run false 1 seed
+def b := run false 1 (Acc.intro 1 fun _ => Acc.inv seed)
+def c := run false 0 (Acc.inv seed (Nat.lt_succ_self 0))
+
+theorem run_eq (x : Bool) (n : Nat) (h : Acc (· < ·) n) : run x n h = x := by
+  induction h with
+  | intro n smaller ih =>
+    cases n with
+    | zero => rfl
+    | succ n => simpa only [run, step] using ih n (Nat.lt_succ_self n)
+
+def P : Prop := a = b
+def Q : Prop := a = c
+
+opaque witness : Q := (run_eq false _ _).trans (run_eq false _ _).symm
+
+def gate (h : P) : Type :=
+  Eq.rec (motive := fun _ _ => Type) Prop h
+
+theorem observedProofsFalse (T : Prop) (observe : T → Bool) (p q : T)
+    (onFalse : observe p = false) (onTrue : observe q = true) : False := by
+  have same : p = q := proof_irrel p q
+  exact Bool.noConfusion (onFalse.symm.trans ((congrArg observe same).trans onTrue))
+
+inductive Owner (h : P) : gate h where
+  | mk (bit : Bool) : Owner h
+
+def asProp (h : P) : Prop := Owner h
+
+def proposition : Prop := asProp witness
+
+def idO (h : P) (p : Owner h) : Owner h := p
+
+def observe (q : proposition) : Bool := (idO witness q).1
+
+def falseProof : proposition := Owner.mk (h := witness) false
+
+def trueProof : proposition := Owner.mk (h := witness) true
+
+theorem observe_false : observe falseProof = false := rfl
+
+theorem observe_true : observe trueProof = true := rfl
+
+theorem inconsistent : False :=
+  observedProofsFalse proposition observe falseProof trueProof observe_false observe_true
+
+theorem bad : 2 + 2 = 5 := inconsistent.elim
+
+end RTStuck
+""",
     # what `lake build` rejects but one combined file would accept: the visibility audit
     "MoeTheory.Owner": """
         namespace MoeTheory
@@ -287,6 +352,9 @@ def test_layer2_alone_catches_what_the_gate_would(toolchain, tmp_path):
     assert "MoeTheory.uses_bad -> MoeTheory.bad -> sorryAx" in text
     assert "MoeTheory/Trust.lean:2:0: MoeTheory.everything is an axiom declared in the project" in text
     assert "<generated>" not in text  # auxiliary constants are reported at their declaration
+    owner_line = 1 + LAYER2["MoeTheory.Stuck"].lstrip("\n").splitlines().index("inductive Owner (h : P) : gate h where")
+    assert (f"MoeTheory/Stuck.lean:{owner_line}:0: the inductive type `RTStuck.Owner` declares its universe by a "
+            "term that reduces to a sort") in text
     assert any(p.path == "MoeTheory/Native.lean" and "Lean.ofReduceBool" in p.message for p in result.problems)
     assert any(p.path == "MoeTheory/Escaped.lean" and "sorryAx" in p.message for p in result.problems)
     assert ("MoeTheory/Kernel.lean:3:0: MoeTheory.by_kernel_evaluation depends on Lean.reduceBool (the kernel runs "

@@ -10,6 +10,8 @@ source text:
   uses (:mod:`pysym.lean.uses`), for the blueprint and for
 * :func:`statement_meanings` -- whether each theorem's printed statement
   means what it says (:mod:`pysym.lean.meaning`);
+* :func:`computed_sorts` -- every inductive type declares its universe
+  as a literal ``Sort`` (an allow-list against a kernel bug of this Lean);
 * :func:`visibility_problems` -- a combined file lets a module see every
   module before it, but ``lake build`` lets it see only what it imports and
   never another module's ``private`` declarations.  A declaration whose
@@ -35,7 +37,7 @@ from typing import Mapping
 from pysym.lean.source import Problem
 
 __all__ = ["audit_axioms", "declaration_uses", "visibility_problems", "name_clashes", "statement_meanings",
-           "NOT_READ"]
+           "computed_sorts", "NOT_READ"]
 
 NOT_READ = ("what Lean compiled was not read (Lean failed, or the toolchain's .olean files cannot be read), so "
             "whether the printed statement means what it says was not checked")
@@ -163,3 +165,58 @@ def name_clashes(oleans: Mapping[str, Path], where: Mapping[str, tuple]) -> list
                                         "rejects it, and the check knows declarations by name: rename one"))
             seen.setdefault(name, module)
     return problems
+
+
+def computed_sorts(oleans: Mapping[str, Path], where: Mapping[str, tuple]) -> list[Problem]:
+    """An inductive type (``inductive``, ``structure``, ``class``) of the
+    files ``oleans`` whose type, after its binders, is not literally a sort
+    (``Prop``, ``Type u``, ``Sort u``) but a term that reduces to one.  Lean
+    4.28's kernel decides whether a projection takes data out of a proof
+    from the sort of the structure's type; where that sort is stuck (an
+    ``Eq.rec`` over a proof of an equation the kernel cannot decide), it
+    let a ``Bool`` be projected out of a proposition, and with proof
+    irrelevance a theorem ``False`` checked with no axiom (red-team, after
+    lean4 PR #14807; kernel replay included, since it is the same kernel).
+    An allow-list on what Lean produced: every inductive's type ends in a
+    ``Sort``, so the sort of every structure's type reduces by substitution
+    alone.
+
+    >>> from pysym.lean import terms as T
+    >>> literal = T.ForallE(T.Name.of("h"), T.Const(T.Name.of("P"), ()), T.Sort(T.Zero()), "default")
+    >>> _ends_in_sort(literal), _ends_in_sort(T.ForallE(T.Name.of("h"), T.Const(T.Name.of("P"), ()),
+    ...                                        T.App(T.Const(T.Name.of("gate"), ()), T.BVar(0)), "default"))
+    (True, False)
+    """
+    from pysym.lean.axioms import user_name
+    from pysym.lean.compacted import OleanError
+    from pysym.lean.olean import read_olean
+
+    problems = []
+    for path in oleans.values():
+        try:
+            mod = read_olean(path)
+        except (OleanError, OSError) as exc:
+            return [Problem("<sort audit>", 0, 0, f"cannot read what Lean wrote ({exc}); the sorts of its "
+                                                  "inductive types could not be checked")]
+        for name, info in sorted(mod.constants.items(), key=lambda kv: str(kv[0])):
+            if info.kind != "induct" or _ends_in_sort(info.type):
+                continue
+            shown = str(user_name(name))
+            _, path_, line, _ = where.get(owner(shown, where), ("", "<generated>", 0, False))
+            problems.append(Problem(path_, line, 0, f"the inductive type `{shown}` declares its universe by a "
+                                    "term that reduces to a sort, not a literal `Prop`, `Type u` or `Sort u`: "
+                                    "this Lean's kernel decides projections out of proofs from that sort and "
+                                    "can be led to accept `False` this way; write the sort itself"))
+    return problems
+
+
+def _ends_in_sort(e) -> bool:
+    from pysym.lean import terms as T
+
+    while True:
+        if isinstance(e, T.MData):
+            e = e.expr
+        elif isinstance(e, T.ForallE):
+            e = e.body
+        else:
+            return isinstance(e, T.Sort)

@@ -18,7 +18,8 @@ from pysym.errors import ToolchainError
 from pysym.lean.axioms import STANDARD_AXIOMS
 from pysym.lean.combined import Combined, classify, combine, parse_messages
 from pysym.lean.process import run_lean_process
-from pysym.lean.produced import NOT_READ, audit_axioms, declaration_uses, name_clashes, owner, statement_meanings
+from pysym.lean.produced import (NOT_READ, audit_axioms, computed_sorts, declaration_uses, name_clashes, owner,
+                                 statement_meanings)
 from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
@@ -162,6 +163,7 @@ def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, 
                                                   set(tree.where)).items() if d in declared}
         if audit and len(audit) > 1:
             problems.extend(name_clashes(audit, tree.where))
+        problems.extend(computed_sorts({olean.stem: olean}, tree.where))
         meanings = statement_meanings(list((audit or {olean.stem: olean}).values()), statements, tree.theorems)
     else:
         meanings = {n: [NOT_READ] for n in statements}
