@@ -407,6 +407,7 @@ def test_an_axiom_finding_compiled_in_this_run_is_kept_whatever_name_it_has(tmp_
     monkeypatch.setattr(runs, "audit_axioms", lambda oleans, lib, where: ({}, found))
     monkeypatch.setattr(runs, "declaration_uses", lambda oleans, declared: {})
     monkeypatch.setattr(runs, "name_clashes", lambda audit, where: [])
+    monkeypatch.setattr(runs, "computed_sorts", lambda oleans, where: [])
     monkeypatch.setattr(runs, "statement_meanings", lambda oleans, statements, declared: {})
     tree = runs.Tree([], [], SimpleNamespace(lib=tmp_path, supports_print_axioms=False), 60, QUIET,
                      {"MoeTheory.a": ("MoeTheory.A", "MoeTheory/A.lean", 1, False),
