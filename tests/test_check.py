@@ -342,7 +342,7 @@ end RTStuck
 def test_layer2_alone_catches_what_the_gate_would(toolchain, tmp_path):
     root = write_project(tmp_path, LAYER2)
     result = check_project(root, toolchain=toolchain, progress=QUIET, use_cache=False, build=tmp_path / "b",
-                           _gate=False)
+                           _gate=False, _replay=False)
     assert not result.ok and result.lean_ran
     text = "\n".join(map(str, result.problems))
     # Lean itself reports nothing for the hidden error: only the audit sees the sorry behind it

@@ -81,7 +81,7 @@ end
 structure Pt where
   x : Nat
   y : Nat := 3
-deriving DecidableEq, Repr
+deriving DecidableEq
 
 class Sz (α : Type) where
   sz : α → Nat
@@ -104,13 +104,10 @@ termination_by m n => (m, n)
 partial def loop (n : Nat) : Nat := if n > 100 then n else loop (n * 2 + 1)
 
 theorem fib_5 : fib 5 = 5 := by decide
-theorem helper_pos (n : Nat) : 0 < helper n := by simp [helper]
-theorem t2 (a b : Nat) (h : a ≤ b) : a < b + 1 := by omega
+theorem helper_pos (n : Nat) : 0 < helper n := Nat.succ_pos n
 theorem pt_eq : (Pt.mk 1 2 == Pt.mk 1 2) = true := by decide
 theorem even2 : Even 2 := .succ (.succ .zero)
-theorem g (xs : List Nat) : (xs ++ []).length = xs.length := by grind
 opaque secret : Nat
-noncomputable def choice (h : Nonempty Nat) : Nat := Classical.choice h
 mutual
 partial def pe (n : Nat) : Bool := if n == 0 then true else po (n - 1)
 partial def po (n : Nat) : Bool := if n == 0 then false else pe (n - 1)

@@ -219,6 +219,7 @@ def check_project(
     extra: list[Module] = (),
     shared_library: bool = False,
     _gate: bool = True,
+    _replay: bool = True,
 ) -> CheckResult:
     """Check every module of the project at ``root`` and the user's ``extra``
     modules (Lean files that import the library: :func:`user_modules`); see
@@ -229,8 +230,9 @@ def check_project(
     base kept in the user cache, keyed by its content, so that every workspace
     reuses it; nothing is written under ``root``.
 
-    ``_gate=False`` (tests only) skips layer 1, to show what layer 2 alone
-    catches; it is never exposed to users."""
+    ``_gate=False`` (tests only) skips layer 1, and ``_replay=False`` the
+    kernel replay (:mod:`pysym.lean.replay`), to show what layer 2 alone
+    catches; neither is exposed to users, and such a check is never cached."""
     progress = progress or Progress()
     build = build or build_dir(root)
     modules = source.discover_modules(root)
@@ -267,19 +269,21 @@ def check_project(
     deps = {m.name: [imp for _, imp in m.imports if imp in {o.name for o in order}] for m in order}
     sees = _closure(deps)
     salt = (f"checker={CHECKER_VERSION}:{_checker_digest()}\0toolchain={toolchain.ident}\0"
-            f"options={options!r}\0lakefile={lakefile_digest(root)}\0gate={_gate}")
+            f"options={options!r}\0lakefile={lakefile_digest(root)}\0gate={_gate}\0replay={_replay}")
     keys = module_keys(order, deps, salt)
     tree_key = hashlib.sha256("".join(f"{m}={k}\0" for m, k in sorted(keys.items())).encode()).hexdigest()
     shared = bool(extra) or shared_library
     cache = LeanCache(build / ".cache" / "lean", bases=cache_dir() / "lean-bases" if shared else None)
     t0 = time.monotonic()
-    if use_cache and _gate and (hit := cache.result(tree_key)) is not None:
+    cacheable = _gate and _replay
+    use_cache = use_cache and cacheable
+    if use_cache and (hit := cache.result(tree_key)) is not None:
         return result(hit["lean"], time.monotonic() - t0, cached=True)
 
-    tree = runs.Tree(order, options, toolchain, timeout, progress, where, theorems)
+    tree = runs.Tree(order, options, toolchain, timeout, progress, where, theorems, replay=_replay)
     work = build / "lean" / "work"
     lean, reused = None, 0
-    if use_cache and _gate and toolchain.reads_oleans:
+    if use_cache and toolchain.reads_oleans:
         library = {m.name for m in modules} if shared else None
         lean, reused = incremental(tree, cache, keys, deps, work, library)
     if lean is None:
@@ -290,7 +294,7 @@ def check_project(
     lean.pop("ok", None)
     if lean["uses"]:
         lean["problems"] += [p.__dict__ for p in visibility_problems(lean["uses"], where, sees)]
-    if _gate:
+    if cacheable:
         cache.store_result(tree_key, lean, keys)
     return result(lean, time.monotonic() - t0, reused=reused)
 

@@ -85,8 +85,8 @@ def incremental(tree: runs.Tree, cache: LeanCache, keys: dict[str, str], deps: d
         if not top:  # the library alone: one file, no driver needed
             base_run = runs.run(tree, base, staging / f"{BASE_MODULE}.lean", olean=base_olean)
         else:
-            jobs = [driver.Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean),
-                    driver.Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean)]
+            jobs = [driver.Job(BASE_MODULE, staging / f"{BASE_MODULE}.lean", base_olean, tree.replay),
+                    driver.Job(TOP_MODULE, work / f"{TOP_MODULE}.lean", top_olean, tree.replay)]
             written = [runs.write(tree, base, jobs[0].lean_file, base_olean),
                        runs.write(tree, top, jobs[1].lean_file, top_olean, imports=(BASE_MODULE,))]
             with Ticker(tree.progress, "  elaborating"):

@@ -49,6 +49,7 @@ class Tree:
     progress: Progress
     where: dict  # declaration -> (module, path, line, private)
     theorems: dict  # theorem -> Module
+    replay: bool = True  # the kernel replay after each Lean run (False only in tests of layer 2 alone)
 
     def names(self, modules: list[Module]) -> list[str]:
         mods = {m.name for m in modules}
@@ -76,7 +77,7 @@ def run(tree: Tree, modules: list[Module], lean_file: Path, *, olean: Path | Non
         from pysym.lean.driver import Job, run_jobs  # the kernel's check (one job, one Lean process)
 
         with Ticker(tree.progress, "  elaborating"):
-            (outcome,) = run_jobs(tree.toolchain, [Job(lean_file.stem, lean_file, olean)], lean_file.parent,
+            (outcome,) = run_jobs(tree.toolchain, [Job(lean_file.stem, lean_file, olean, tree.replay)], lean_file.parent,
                                   tree.timeout, lean_path)
         return interpret(tree, modules, combined, outcome.code, outcome.messages, olean=olean, audit=audit,
                          kernel=outcome.kernel)
