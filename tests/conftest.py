@@ -432,7 +432,7 @@ def lean_batch(toolchain, tmp_path_factory) -> dict:
         source = folder / f"{name}.lean"
         source.write_text(text, encoding="utf-8")
         # the axiom cases skip the kernel's check on purpose: they test the `.olean` audit alone, which the
-        # kernel replay would otherwise stand in front of (its own tests: test_check.py, and "ReplayCases");
+        # kernel replay would otherwise stand in front of (its own tests: test_check_layers.py, and "ReplayCases");
         # the tokenizer's corpus is about what Lean reads, not about the kernel
         jobs[name] = Job(name, source, folder / f"{name}.olean", replay=name not in ("AxiomCases", "Corpus"))
     if getattr(toolchain, "reads_oleans", False):
