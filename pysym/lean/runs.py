@@ -73,11 +73,11 @@ def run(tree: Tree, modules: list[Module], lean_file: Path, *, olean: Path | Non
     """Elaborate ``modules`` as one combined file in one Lean run; return
     Lean's part of the result for them (see :func:`interpret`)."""
     combined = write(tree, modules, lean_file, olean, imports)
-    if tree.toolchain.reads_oleans and olean is not None:  # the wasm build: through the driver, which replays
-        from pysym.lean.driver import Job, run_jobs  # the kernel's check (one job, one Lean process)
+    if tree.toolchain.reads_oleans and olean is not None and tree.replay:  # the wasm build: through the driver,
+        from pysym.lean.driver import Job, run_jobs  # which replays the kernel's check (one job, one Lean process)
 
         with Ticker(tree.progress, "  elaborating"):
-            (outcome,) = run_jobs(tree.toolchain, [Job(lean_file.stem, lean_file, olean, tree.replay)], lean_file.parent,
+            (outcome,) = run_jobs(tree.toolchain, [Job(lean_file.stem, lean_file, olean)], lean_file.parent,
                                   tree.timeout, lean_path)
         return interpret(tree, modules, combined, outcome.code, outcome.messages, olean=olean, audit=audit,
                          kernel=outcome.kernel)
