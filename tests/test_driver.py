@@ -66,6 +66,7 @@ def test_output_out_of_order_is_a_toolchain_error(lines):
 # definition: structures and `deriving`, mutual and nested inductive types, well-founded and mutual
 # structural recursion, `partial` blocks, instances, `opaque`, `native_decide`); run in the batch.
 REPLAY_CASES = """\
+universe u
 inductive Tree where
   | leaf : Nat → Tree
   | node : List Tree → Tree
@@ -123,6 +124,18 @@ end
 theorem ev4 : ev 4 = true := by decide
 def bigB : Bool := true
 theorem by_rb : bigB = true := by native_decide
+structure Base (α : Type u) where
+  a : α
+structure Ext (α : Type u) extends Base α where
+  b : Nat := 0
+inductive Vec (α : Type u) : Nat → Type u
+  | nil : Vec α 0
+  | cons : α → Vec α n → Vec α (n + 1)
+def Q := Quot (fun (a b : Nat) => a % 3 = b % 3)
+def Q.val (q : Q) : Nat := Quot.lift (fun n => n % 3) (fun _ _ h => h) q
+theorem Q.val_mk (n : Nat) : Q.val (Quot.mk _ n) = n % 3 := rfl
+def evens := {n : Nat // n % 2 = 0}
+def two : evens := ⟨2, rfl⟩
 """
 
 
@@ -254,6 +267,10 @@ def test_the_kernel_replay_accepts_what_the_kernel_accepted(toolchain, lean_batc
     rejects: ``test_check_layers.py::test_the_kernel_replay_rejects_what_skipped_the_kernels_check``.)"""
     if not getattr(toolchain, "reads_oleans", False):
         pytest.skip("the driver is used with the registry (wasm) toolchain only")
+    from pysym.lean.produced import computed_sorts
+
     outcome = lean_batch["outcomes"]["ReplayCases"]
     assert outcome is not None and outcome.code == 0 and outcome.kernel is None, outcome
     assert not [m for m in outcome.messages if m["severity"] == "error"], outcome.messages
+    # nor does the literal-sort rule refuse any of these inductive types (indexed families, `extends`...)
+    assert computed_sorts({"ReplayCases": lean_batch["jobs"]["ReplayCases"].olean}, {}) == []
