@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pysym.errors import ToolchainError
-from pysym.lean.axioms import STANDARD_AXIOMS
+from pysym.lean.axioms import STANDARD_AXIOMS, user_name
 from pysym.lean.combined import Combined, classify, combine, parse_messages
 from pysym.lean.process import run_lean_process
 from pysym.lean.produced import (NOT_READ, audit_axioms, computed_sorts, declaration_uses, name_clashes, owner,
                                  statement_meanings)
 from pysym.lean.source import Module, Problem
+from pysym.lean.terms import Name
 from pysym.lean.toolchain import Toolchain
 from pysym.paths import write_atomic
 from pysym.progress import Progress, Ticker
@@ -100,11 +101,7 @@ def kernel_problem(kernel: tuple[str, str], where) -> Problem:
     'MoeTheory/A.lean:3:0: the kernel rejects `MoeTheory.bad._proof_1_1` '
     """
     constant, said = kernel
-    parts = constant.split(".")
-    if parts[0] == "_private":  # _private.<module>.<n>.<name>
-        digits = [i for i, part in enumerate(parts) if i > 0 and part.isdigit()]
-        parts = parts[digits[0] + 1:] if digits else parts
-    shown = ".".join(parts)
+    shown = str(user_name(Name.of(constant)))  # without the `_private.<module>.<n>.` prefix
     _, path, line, _ = where.get(owner(shown, where), ("", "<generated>", 0, False))
     return Problem(path, line, 0, f"the kernel rejects `{shown}` when the check sends what Lean produced to it "
                                   f"again ({said}): it reached the environment without the kernel's check "
