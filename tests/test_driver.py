@@ -264,7 +264,7 @@ def test_the_kernel_replay_accepts_what_the_kernel_accepted(toolchain, lean_batc
     inductive blocks with their generated constructors and recursors,
     ``partial`` blocks as one mutual declaration, a ``native_decide`` proof as
     stated (the ``.olean`` audit counts its kernel evaluation).  (What it
-    rejects: ``test_check_layers.py::test_the_kernel_replay_rejects_what_skipped_the_kernels_check``.)"""
+    rejects: ``test_check_layers.py::test_the_kernel_replay_is_the_kernels_check``.)"""
     if not getattr(toolchain, "reads_oleans", False):
         pytest.skip("the driver is used with the registry (wasm) toolchain only")
     from pysym.lean.produced import computed_sorts

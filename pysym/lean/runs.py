@@ -103,9 +103,9 @@ def kernel_problem(kernel: tuple[str, str], where) -> Problem:
     constant, said = kernel
     shown = str(user_name(Name.of(constant)))  # without the `_private.<module>.<n>.` prefix
     _, path, line, _ = where.get(owner(shown, where), ("", "<generated>", 0, False))
-    return Problem(path, line, 0, f"the kernel rejects `{shown}` when the check sends what Lean produced to it "
-                                  f"again ({said}): it reached the environment without the kernel's check "
-                                  f"(`debug.skipKernelTC`?)")
+    return Problem(path, line, 0, f"the kernel rejects `{shown}` ({said}) when the check sends it what Lean "
+                                  f"produced: a false `decide +kernel`, or a term the elaborator accepted "
+                                  f"and the kernel does not")
 
 
 def interpret(tree: Tree, modules: list[Module], combined: Combined, code: int, messages: list[dict], *,
