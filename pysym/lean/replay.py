@@ -1,4 +1,4 @@
-r"""The kernel replay: what Lean produced, sent to the kernel again (Lean source run by the check's driver).
+r"""The kernel replay: what Lean produced, sent to the kernel (Lean source run by the check's driver).
 
 The check's driver (:mod:`pysym.lean.driver`) elaborates a job with the
 kernel's check off, then sends every constant the job added (what ``-o``
@@ -258,7 +258,7 @@ def namesOf (acc : List Name) : Consts → List Name
   | [] => acc
   | (n, _) :: rest => namesOf (n :: acc) rest
 
-/-- Send every constant the job added to `env` to the kernel again, on an environment of its imports
+/-- Send every constant the job added to `env` to the kernel, on an environment of its imports
 alone (read afresh by the frontend from its `import` lines): `none` if the kernel accepts them all,
 else `some "CONSTANT<tab>WHAT THE KERNEL SAID"`. -/
 def replay (file : String) (env : Environment) : IO (Option String) := do
