@@ -38,9 +38,10 @@ Workloads:
     eight independent theorems with ``decide``, ``omega``, ``simp`` and ``grind``
     proofs, so that Lean's task parallelism (and thus the worker threads) matters;
 ``driver``
-    the check's driver (:mod:`pysym.lean.driver`, run with ``lean --run``)
-    given no file to check: the start-up of every Lean process of
-    ``moe-theory lean check`` (it imports ``Lean.Elab.Frontend``);
+    the check's driver (:mod:`pysym.lean.driver`, compiled once, then imported
+    by a file run with ``lean --run``) given no file to check: the start-up of
+    every Lean process of ``moe-theory lean check`` (it imports
+    ``Lean.Elab.Frontend``);
 ``FILE``
     any file given with ``--file`` (for example the project's generated check file
     ``build/lean/work/MoeTheoryCheck.lean``).
@@ -85,11 +86,13 @@ from pathlib import Path
 
 from pysym.lean import glue
 from pysym.lean.check import parse_messages
-from pysym.lean.driver import DRIVER_MODULE, DRIVER_SOURCE
+from pysym.lean.driver import DRIVER_MODULE, compiled
 from pysym.lean.install import load_wasm
 from pysym.lean.toolchain import NODE_FLAGS
 
 __all__ = ["Variant", "Measurement", "WORKLOADS", "variants", "measure", "main"]
+
+RUNNER = f"{DRIVER_MODULE}Run"  # the file that imports the compiled driver and runs it
 
 WORKLOADS = {
     "init": "-- imports Init only\n",
@@ -176,12 +179,12 @@ def _link_or_copy(src, dst):
 def measure(node: Path, glue_js: Path, lib: Path, lean_file: Path, extra_args=()) -> tuple[float, float, float]:
     """Run Lean once on ``lean_file`` (``lean --json FILE``, or ``lean --run FILE`` for the check's
     driver); return (wall s, user+sys CPU s, peak RSS GB).  Exits on failure."""
-    env = {"LEAN_PATH": str(lib), "PATH": "/usr/bin:/bin",
+    env = {"LEAN_PATH": f"{lib}:{lean_file.parent}", "PATH": "/usr/bin:/bin",
            glue.MOUNTS_ENV: ":".join(glue.mounts_for([glue_js.parent.parent, lean_file.parent]))}
     out_path = lean_file.with_suffix(".out")
     with open(out_path, "w") as out:
         t0 = time.monotonic()
-        run = ["--run", str(lean_file), "bench"] if lean_file.stem == DRIVER_MODULE else ["--json", str(lean_file)]
+        run = ["--run", str(lean_file), "bench"] if lean_file.stem == RUNNER else ["--json", str(lean_file)]
         proc = subprocess.Popen([str(node), "--stack-size=65500", *extra_args, str(glue_js), *run],
                                 cwd=lean_file.parent, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
@@ -190,7 +193,7 @@ def measure(node: Path, glue_js: Path, lib: Path, lean_file: Path, extra_args=()
     proc.returncode = os.waitstatus_to_exitcode(status)
     text = out_path.read_text(encoding="utf-8", errors="replace")
     errors = [m for m in parse_messages(text) if m.get("severity") == "error"]
-    if lean_file.stem == DRIVER_MODULE and "moe-theory-driver bench done" not in text:
+    if lean_file.stem == RUNNER and "moe-theory-driver bench done" not in text:
         errors = errors or [{"data": "the driver did not finish"}]
     if proc.returncode != 0 or errors:
         detail = errors[0]["data"] if errors else text[-800:]
@@ -360,8 +363,11 @@ def main() -> int:
                 (view / "lean" / v.filename).write_text(text, encoding="utf-8")
         files: dict[str, Path] = {}
         for w in workloads:
-            files[w] = Path(tmp) / (f"{DRIVER_MODULE}.lean" if w == "driver" else f"Bench{w.capitalize()}.lean")
-            files[w].write_text(DRIVER_SOURCE if w == "driver" else WORKLOADS[w], encoding="utf-8")
+            files[w] = Path(tmp) / (f"{RUNNER}.lean" if w == "driver" else f"Bench{w.capitalize()}.lean")
+            files[w].write_text(f"import {DRIVER_MODULE}\n" if w == "driver" else WORKLOADS[w], encoding="utf-8")
+            if w == "driver":  # the compiled driver, beside the file that imports it (the shipped glue reads /tmp)
+                for part in compiled(tc).iterdir():
+                    shutil.copyfile(part, Path(tmp) / part.name)
         for extra in args.file:
             files[extra.name] = Path(tmp) / extra.name
             shutil.copyfile(extra, files[extra.name])

@@ -154,11 +154,14 @@ class _ScriptedDriver:
 
 
 @pytest.mark.parametrize("status", [0, 1])
-def test_a_run_counts_when_its_last_line_is_printed_whatever_the_exit_status(tmp_path, status):
+def test_a_run_counts_when_its_last_line_is_printed_whatever_the_exit_status(tmp_path, status, monkeypatch):
     """The wasm process sometimes fails while it tears down after the
     driver's last line; every status is printed by then.  Without that line
     the run is a failure of the driver, whatever its exit status."""
+    import pysym.lean.driver as driver_module
     from pysym.lean.driver import Job, run_jobs
+
+    monkeypatch.setattr(driver_module, "compiled", lambda toolchain, timeout=0: tmp_path)  # no Lean to compile it
 
     job = Job("A", tmp_path / "A.lean", tmp_path / "A.olean")
     done = ["moe-theory-driver {n} start", "moe-theory-driver {n} kernel c\tapplication type mismatch",
@@ -170,6 +173,49 @@ def test_a_run_counts_when_its_last_line_is_printed_whatever_the_exit_status(tmp
     with pytest.raises(ToolchainError, match="unexpected line"):  # a job's status is never `ok` after a rejection
         run_jobs(_ScriptedDriver([done[0], done[1], f"moe-theory-driver {{n}} ok {job.lean_file}", done[3]], status),
                  [job], tmp_path, 60)
+
+
+class _Compiler:
+    """In place of the wasm toolchain for :func:`pysym.lean.driver.compiled`:
+    "compiling" writes the ``.olean`` (or fails as Lean does), and counts."""
+
+    ident = "stand-in"
+
+    def __init__(self, fail: bool = False):
+        self.fail, self.runs = fail, 0
+
+    def command(self, lean_file, workdir, olean=None, lean_path=()):
+        import sys
+
+        self.runs += 1
+        if self.fail:
+            error = json.dumps({"severity": "error", "pos": {"line": 3, "column": 0}, "data": "unknown identifier"})
+            return [sys.executable, "-c", f"print({error!r}); raise SystemExit(1)"], None
+        return [sys.executable, "-c", f"open({str(olean)!r}, 'w').write('compiled')"], None
+
+
+def test_the_driver_is_compiled_once_per_version_into_a_complete_folder(tmp_path, monkeypatch):
+    import pysym.lean.driver as driver_module
+
+    monkeypatch.setenv("MOE_THEORY_CACHE", str(tmp_path / "cache"))
+    tc = _Compiler()
+    folder = driver_module.compiled(tc)
+    assert (folder / "MoeTheoryDriver.olean").read_text() == "compiled" and tc.runs == 1
+    assert (folder / "MoeTheoryDriver.lean").read_text() == driver_module.DRIVER_SOURCE
+    assert driver_module.compiled(tc) == folder and tc.runs == 1  # reused, not compiled again
+    monkeypatch.setattr(driver_module, "DRIVER_SOURCE", driver_module.DRIVER_SOURCE + "-- another version\n")
+    assert driver_module.compiled(tc) != folder and tc.runs == 2  # another source: another folder
+    failing = _Compiler(fail=True)
+    monkeypatch.setattr(driver_module, "DRIVER_SOURCE", driver_module.DRIVER_SOURCE + "-- a third\n")
+    with pytest.raises(ToolchainError, match="could not compile the check's driver .*unknown identifier"):
+        driver_module.compiled(failing)
+    # nothing half-built is left under the cache, and only complete folders carry a version's name
+    assert sorted(f.name.startswith(".") for f in (tmp_path / "cache" / "lean-driver").iterdir()) == [False, False]
+    for n in range(3):  # the cache keeps the drivers of the latest three versions, the one in use among them
+        monkeypatch.setattr(driver_module, "DRIVER_SOURCE", driver_module.DRIVER_SOURCE + f"-- v{n}\n")
+        latest = driver_module.compiled(tc)
+    kept = list((tmp_path / "cache" / "lean-driver").iterdir())
+    assert len(kept) == driver_module.KEEP_DRIVERS and latest in kept and folder not in kept
 
 
 DRIVER_CASES = {
