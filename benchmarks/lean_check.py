@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import resource
 import shutil
 import statistics
@@ -61,14 +62,28 @@ def _children() -> tuple[float, float]:
     return r.ru_utime + r.ru_stime, r.ru_maxrss / 1024**2
 
 
-def _check(root: Path, build: Path, *, use_cache: bool) -> tuple[float, float]:
+def _check_here(root: Path, build: Path, use_cache: bool, conn) -> None:
     cpu0, _ = _children()
     t0 = time.monotonic()
     result = check_project(root, progress=Progress(quiet=True), use_cache=use_cache, build=build)
     wall = time.monotonic() - t0
-    if not result.ok:
-        sys.exit("the check failed:\n" + "\n".join(map(str, result.problems)))
-    return wall, _children()[0] - cpu0
+    cpu, peak = _children()
+    conn.send((wall, cpu - cpu0, peak, result.ok, "\n".join(map(str, result.problems))))
+
+
+def _check(root: Path, build: Path, *, use_cache: bool) -> tuple[float, float, float]:
+    """One check in a forked process: its wall time, and the CPU time and peak
+    memory of its own Lean processes (a process's peak of its children is the
+    largest child it ever waited for, so each check needs a process of its own)."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_check_here, args=(root, build, use_cache, child))
+    proc.start()
+    wall, cpu, peak, ok, problems = parent.recv()
+    proc.join()
+    if not ok:
+        sys.exit("the check failed:\n" + problems)
+    return wall, cpu, peak
 
 
 def main() -> int:
@@ -116,14 +131,14 @@ def main() -> int:
             for part in ("MoeTheory.lean", "lakefile.lean", "lean-toolchain"):
                 shutil.copyfile(ROOT / part, project / part)
             build = project / "build"
-            add("full", *_check(project, build, use_cache=True), _children()[1])
-            add("full --no-cache", *_check(project, project / "build-no-cache", use_cache=False), _children()[1])
+            add("full", *_check(project, build, use_cache=True))
+            add("full --no-cache", *_check(project, project / "build-no-cache", use_cache=False))
             examples = project / "MoeTheory" / "Examples.lean"
             text = examples.read_text(encoding="utf-8")
             examples.write_text(text + EDIT.format(n=1, m=2), encoding="utf-8")
-            add("first edit", *_check(project, build, use_cache=True), _children()[1])
+            add("first edit", *_check(project, build, use_cache=True))
             examples.write_text(text + EDIT.format(n=2, m=3), encoding="utf-8")
-            add("edit", *_check(project, build, use_cache=True), _children()[1])
+            add("edit", *_check(project, build, use_cache=True))
             print(f"repeat {rep + 1}: " + ", ".join(f"{k} {v['wall'][-1]:.1f} s" for k, v in rows.items()),
                   flush=True)
     after = _conditions()
@@ -137,7 +152,7 @@ def main() -> int:
         rss = max(row["rss_gb"]) if row["rss_gb"] else float("nan")
         summary[name] = {"wall": wall, "cpu": cpu, "ratio": wall / ref, "peak_gb": rss, "runs": row}
         print(f"{name:16s} {wall:8.1f} {cpu:8.1f} {wall / ref:7.2f} {rss:8.2f}")
-    print("(peak GB of the check rows is the largest Lean process seen so far in the run)")
+    print("(peak GB: the largest Lean process of the run, over the repeats)")
     if args.json:
         args.json.write_text(json.dumps({"before": before, "after": after, "results": summary}, indent=2))
     return 0

@@ -183,6 +183,16 @@ class _Project:
         self.constants = constants
         self.verdicts: dict[Name, list[str]] = {}
         self.found: dict[int, tuple] = {}  # id of a type: (the type, what reading._variants found in it)
+        self._written: dict[str, str] | None = None
+
+    @property
+    def written(self) -> dict[str, str]:
+        """Each project constant's real name -> its name as written (private prefix removed), computed once."""
+        if self._written is None:
+            from pysym.lean.translate import written_names
+
+            self._written = written_names(self.constants)
+        return self._written
 
     def variants(self, type_expr):
         """:func:`pysym.lean.reading._variants` of ``type_expr``, computed once per type."""
@@ -282,7 +292,7 @@ def type_problems(type_expr, constants: Mapping[Name, object], text: str, projec
     problems.extend(reading_problems(type_expr, constants, text, seen, project.variants))
     from pysym.lean.translate import translation_problems
 
-    problems.extend(translation_problems(type_expr, constants, text))
+    problems.extend(translation_problems(type_expr, constants, text, written=project.written))
     return sorted(set(problems))
 
 

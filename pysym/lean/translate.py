@@ -51,7 +51,7 @@ from pysym.lean.meaning import _spine
 from pysym.lean.reading import _depends
 from pysym.lean.terms import BVar, Const, ForallE, Lit, MData
 
-__all__ = ["BOX", "TermReading", "term_reading", "translation_problems"]
+__all__ = ["BOX", "TermReading", "term_reading", "translation_problems", "written_names"]
 
 BOX = sp.Symbol("□")  # a piece with no SymPy meaning
 _REFUSE = "✗"  # prefix of a refusal mark: a construct the translation does not read; equals nothing parsed
@@ -97,12 +97,17 @@ def _instance_head(e) -> str | None:
     return _const(_spine(e)[0])
 
 
-class _Reader:
-    def __init__(self, constants: Mapping, functions: Mapping):
-        from pysym.lean.axioms import user_name
+def written_names(constants: Mapping) -> dict[str, str]:
+    """Each of ``constants``' real names -> its name as written (the private prefix removed)."""
+    from pysym.lean.axioms import user_name
 
+    return {str(n): str(user_name(n)) for n in constants}
+
+
+class _Reader:
+    def __init__(self, constants: Mapping, functions: Mapping, written: Mapping[str, str] | None = None):
         self.functions = functions
-        self.project = {str(n): str(user_name(n)) for n in constants}  # real name -> name as written
+        self.project = written_names(constants) if written is None else written  # real name -> name as written
         self.ctx: list[tuple[str, sp.Basic]] = []  # innermost last: (printed name, SymPy value of the binder)
 
     def name(self, e) -> str | None:
@@ -233,15 +238,17 @@ def _nat_pow(inst) -> bool:
     return _const(h2) == "instPowNat" and len(a2) == 2 and _const(a2[1]) == "instNatPowNat"
 
 
-def term_reading(type_expr, constants: Mapping, functions: Mapping | None = None) -> TermReading:
+def term_reading(type_expr, constants: Mapping, functions: Mapping | None = None, *,
+                 written: Mapping[str, str] | None = None) -> TermReading:
     """The statement ``type_expr`` (a theorem's compiled type) as the parser splits a text: binders (instance
     binders left out), hypotheses and conclusion, read by the allow-list of the module docstring;
     ``constants``: the project's constants by real name (for names as written); ``functions``: the functions
-    with a meaning (default :data:`pysym.lean.parse.FUNCTIONS`)."""
+    with a meaning (default :data:`pysym.lean.parse.FUNCTIONS`); ``written``: :func:`written_names` of
+    ``constants``, when the caller has it already."""
     from pysym.lean.parse import FUNCTIONS
     from pysym.lean.reading import printed_name
 
-    reader = _Reader(constants, FUNCTIONS if functions is None else functions)
+    reader = _Reader(constants, FUNCTIONS if functions is None else functions, written)
     out = TermReading()
     e = type_expr
     while True:
@@ -289,7 +296,8 @@ def _boxed(e, keep: set):
     return e.func(*args)
 
 
-def translation_problems(type_expr, constants: Mapping, text: str) -> list[str]:
+def translation_problems(type_expr, constants: Mapping, text: str, *,
+                         written: Mapping[str, str] | None = None) -> list[str]:
     """Why the parser's reading of ``text`` differs from the compiled type's (:func:`term_reading`), compared
     with opaque pieces boxed ([] when they agree, or when the parser does not read the text: such a statement
     is refused wherever it is used)."""
@@ -299,7 +307,7 @@ def translation_problems(type_expr, constants: Mapping, text: str) -> list[str]:
         st = parse_statement(text)
     except (LeanParseError, ValueError, TypeError, RecursionError):
         return []
-    reading = term_reading(type_expr, constants)
+    reading = term_reading(type_expr, constants, written=written)
     marks = sorted({str(x)[len(_REFUSE) + 1:] for part in (*reading.hypotheses, reading.conclusion)
                     for x in sp.sympify(part).atoms(sp.Symbol) if str(x).startswith(_REFUSE)})
     if marks:
