@@ -66,6 +66,9 @@ def test_every_input_of_a_report_is_in_the_key(tmp_path, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(prove_module, "BUDGET", prove_module.BUDGET + 1)
         other["the provers' budget"] = cache.key(NAME, {"T": "1 = 1"})
+    with monkeypatch.context() as m:  # an entry shipped in a repository is never named here (pysym.secret)
+        m.setenv("MOE_THEORY_CACHE", str(tmp_path / "another-user"))
+        other["this user's secret"] = cache.key(NAME, {"T": "1 = 1"})
     fingerprint.code_digest.cache_clear()
     try:
         with monkeypatch.context() as m:

@@ -45,6 +45,7 @@ import json
 from pysym.audit.verdict import ROUNDING, VERDICTS, Outcome, Rounding
 from pysym.fingerprint import ResultCache, code_digest
 from pysym.paths import write_atomic
+from pysym.secret import keyed
 
 __all__ = ["OutcomeCache", "KEEP", "FORMAT"]
 
@@ -69,7 +70,7 @@ class OutcomeCache(ResultCache):
         h = hashlib.sha256(code_digest().encode())
         for part in (cf.digest, cf.path, str(index), claim.id,
                      json.dumps(statements, sort_keys=True, default=str, ensure_ascii=False),
-                     "unbounded" if budget is None else budget.describe()):
+                     "unbounded" if budget is None else budget.describe(), keyed("moe-theory audit")):  # the user's secret
             h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 

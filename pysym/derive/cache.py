@@ -65,6 +65,7 @@ import sympy as sp
 
 from pysym.fingerprint import ResultCache, code_digest
 from pysym.paths import write_atomic
+from pysym.secret import keyed
 
 __all__ = ["ReportCache", "KEEP", "FORMAT"]
 
@@ -91,7 +92,7 @@ class ReportCache(ResultCache):
         built = canonical(build(name) if derivation is None else derivation)
         h = hashlib.sha256(code_digest().encode())
         for part in (FORMAT, name, built, json.dumps(statements, sort_keys=True, ensure_ascii=False),
-                     f"{STEP_BUDGET!r} {BUDGET!r}"):
+                     f"{STEP_BUDGET!r} {BUDGET!r}", keyed("moe-theory derive")):  # this user's secret
             h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 

@@ -62,6 +62,7 @@ from pysym.lean.source import Module, Problem
 from pysym.lean.toolchain import Toolchain, find_toolchain
 from pysym.paths import build_dir, cache_dir
 from pysym.progress import Progress
+from pysym.secret import keyed
 from pysym.schemas import format_fields
 
 __all__ = ["CheckResult", "check_project", "order_modules", "combine", "classify", "one_line",
@@ -268,8 +269,10 @@ def check_project(
     toolchain = toolchain or find_toolchain(progress)
     deps = {m.name: [imp for _, imp in m.imports if imp in {o.name for o in order}] for m in order}
     sees = _closure(deps)
+    # `user=`: a secret of this user (pysym.secret), so that no cache entry shipped in a workspace is ever a hit
     salt = (f"checker={CHECKER_VERSION}:{_checker_digest()}\0toolchain={toolchain.ident}\0"
-            f"options={options!r}\0lakefile={lakefile_digest(root)}\0gate={_gate}\0replay={_replay}")
+            f"options={options!r}\0lakefile={lakefile_digest(root)}\0gate={_gate}\0replay={_replay}\0"
+            f"user={keyed('moe-theory lean check')}")
     keys = module_keys(order, deps, salt)
     tree_key = hashlib.sha256("".join(f"{m}={k}\0" for m, k in sorted(keys.items())).encode()).hexdigest()
     shared = bool(extra) or shared_library
