@@ -250,8 +250,26 @@ def test_the_dependency_graph_is_written_in_the_order_of_its_labels(monkeypatch)
     assert first.index('"lean:t00"') < first.index('"lean:t01"') < first.index('"lean:t39"')
 
 
-def test_web_version_builds(built):
+def _plant(src: Path, marker: Path) -> None:
+    """What a repository could ship in `build/blueprint/src/` (red-team, twelfth session): a package named like
+    one plasTeX's runner imports, which the runner found first in its working directory and ran as the user's
+    code, and a `web.paux`, which plasTeX unpickles."""
+    import pickle
+
+    class Payload:
+        def __reduce__(self):
+            return (exec, (f"open({str(marker)!r}, 'a').write('paux ran\\n')",))
+
+    (src / "plastexdepgraph").mkdir(parents=True, exist_ok=True)
+    (src / "plastexdepgraph" / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write('package ran\\n')\n")
+    (src / "web.paux").write_bytes(pickle.dumps(Payload()))
+
+
+def test_web_version_builds(built, tmp_path):
+    marker = tmp_path / "ran"
+    _plant(built / "blueprint" / "src", marker)  # planted after the sources were written: build_web alone
     index = build_web(built)
+    assert not marker.exists(), marker.read_text()  # neither ran (python -I, the folder searched last; no old paux)
     web = built / "blueprint" / "web"
     assert index == web / "index.html" and index.is_file()
     graph = (web / "dep_graph_document.html").read_text()
@@ -259,6 +277,14 @@ def test_web_version_builds(built):
         assert f'"{node}"' in graph, node
     assert '"step:routing_term.upper" -> "step:routing_term.choose_upper"' in graph
     assert "#D9CCF5" in graph  # a step proved by SymPy has its own colour
+
+
+def test_writing_the_blueprint_leaves_nothing_else_in_its_sources_folder(tmp_path):
+    src = tmp_path / "blueprint" / "src"
+    _plant(src, tmp_path / "ran")
+    (src / "amsmath.sty").write_text("% would stand in for the installed package\n")
+    written = write_blueprint(tmp_path, NAMES)
+    assert sorted(p for p in src.rglob("*") if p.is_file()) == sorted(p for p in written if src in p.parents)
 
 
 @needs_web

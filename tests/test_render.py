@@ -277,6 +277,26 @@ def test_master_document_compiles(rendered, master_pdf):
     _assert_no_overfull(main.with_suffix(".log"))
 
 
+@needs_pdflatex
+def test_files_planted_beside_main_tex_are_never_read_by_pdflatex(tmp_path):
+    """TeX reads a package from its working folder before the installed one, and an old ``main.aux`` as TeX
+    code: a repository that shipped ``build/derivations/amsmath.sty`` could make the PDF say anything
+    (red-team, twelfth session).  pdflatex runs in a private copy of what ``main.tex`` names."""
+    from pysym.render.latex import master_tex
+
+    here = tmp_path / "derivations"
+    here.mkdir()
+    (here / "main.tex").write_text(master_tex(["demo"]))
+    (here / "demo.tex").write_text("\\section{Demo}\nA chapter.\n")
+    for planted in ("amsmath.sty", "main.aux", "demo.aux"):
+        (here / planted).write_text("\\errmessage{planted file read}\n")
+    pdf = compile_pdf(here / "main.tex")
+    assert pdf == here / "main.pdf" and pdf.read_bytes().startswith(b"%PDF")
+    log = (here / "main.log").read_text(errors="replace")
+    assert "planted file read" not in log and "demo.tex" in log  # the chapter was read, the planted files not
+    assert (here / "amsmath.sty").read_text() == "\\errmessage{planted file read}\n"  # left where it was
+
+
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                      reason="pdftotext is not installed (apt-get install poppler-utils)")
 

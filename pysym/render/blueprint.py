@@ -54,6 +54,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -146,6 +147,9 @@ def blueprint_files(names: Iterable[str]) -> dict[str, str]:
 def write_blueprint(build_dir: Path, names: Iterable[str]) -> list[Path]:
     """Write the blueprint's sources under ``build_dir/blueprint/``; return the paths."""
     root = Path(build_dir) / "blueprint"
+    # plasTeX runs with the sources' folder as its working directory and imports the status plugin from it:
+    # nothing but these files may be there (a package planted in a repository's `build/` ran as the user's code)
+    shutil.rmtree(root / "src", ignore_errors=True)
     written = []
     for rel, text in sorted(blueprint_files(names).items()):
         write_atomic(root / rel, text)
@@ -191,6 +195,11 @@ depgraph.DepGraph.to_dot = to_dot
 
 _LOCAL_FILES = """\
 import os
+import sys
+
+# run with `python -I`: the working directory is not searched first; the status plugin (moestatus.py) is
+# found there, after everything installed, so no file of the folder can stand in for an installed module
+sys.path.append(os.getcwd())
 from plasTeX.TeX import TeX
 
 _kpsewhich = TeX.kpsewhich
@@ -243,7 +252,8 @@ def build_web(build_dir: Path, *, timeout: float = 900) -> Path:
     web.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"))
     try:
-        proc = subprocess.run([sys.executable, "-c", _PLASTEX, "-c", "plastex.cfg", "web.tex"], cwd=src,
+        (src / "web.paux").unlink(missing_ok=True)  # plasTeX unpickles it: never one it did not write in this run
+        proc = subprocess.run([sys.executable, "-I", "-c", _PLASTEX, "-c", "plastex.cfg", "web.tex"], cwd=src,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
                               timeout=timeout, env=env)
     except subprocess.TimeoutExpired:

@@ -49,6 +49,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
@@ -206,11 +207,42 @@ def _tail(path: Path, fallback: str, lines: int = 30) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
+_INPUT = re.compile(r"\\(?:input|IfFileExists)\{([^{}]+)\}")
+
+
+def _private_copy(main_tex: Path, work: Path) -> Path:
+    """Copy ``main_tex``, the files it names (``\\input``, ``\\IfFileExists``) and the figures of its
+    ``\\graphicspath`` (``../plots/*.png``) into the empty folder ``work``, at the same relative places;
+    return the copy of ``main_tex``."""
+    here = work / "derivations"
+    here.mkdir(parents=True)
+    shutil.copyfile(main_tex, here / main_tex.name)
+    for name in sorted(set(_INPUT.findall(main_tex.read_text(encoding="utf-8")))):
+        rel = name if name.endswith(".tex") else name + ".tex"
+        source, target = main_tex.parent / rel, here / rel
+        if source.is_file() and work.resolve() in target.resolve().parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    plots = main_tex.parent / PLOTS_DIR
+    if plots.is_dir():
+        (here / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
+        for png in plots.glob("*.png"):
+            shutil.copyfile(png, (here / PLOTS_DIR / png.name))
+    return here / main_tex.name
+
+
 def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs: int = 4) -> Path:
     """Run ``pdflatex -interaction=nonstopmode -halt-on-error`` on ``main_tex``
-    in its folder (``runs`` times, then again while LaTeX asks for a rerun, up to
-    ``max_runs``: contents and references settle) and return the PDF's path;
-    raise :class:`LatexError` with the log's tail on failure."""
+    (``runs`` times, then again while LaTeX asks for a rerun, up to
+    ``max_runs``: contents and references settle) and return the PDF's path
+    (beside ``main_tex``, with its log); raise :class:`LatexError` with the
+    log's tail on failure.
+
+    TeX reads a package from the working folder before the installed one,
+    and ``main.aux`` from an earlier run as TeX code: a repository that ships
+    ``build/derivations/amsmath.sty`` or a ``main.aux`` could make the PDF say
+    anything.  So pdflatex runs in a private temporary folder holding copies
+    of ``main_tex``, the files it ``\\input``s and its figures, and nothing else."""
     main_tex = Path(main_tex).resolve()
     exe = shutil.which("pdflatex")
     if exe is None:
@@ -221,19 +253,28 @@ def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs
     env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"),
                FORCE_SOURCE_DATE="1")
     log = main_tex.with_suffix(".log")
-    i = 0
-    while i < runs or (i < max_runs and "Rerun to get" in log.read_text(errors="replace")):
+    with tempfile.TemporaryDirectory(prefix="moe-theory-pdf-") as tmp:
+        copy = _private_copy(main_tex, Path(tmp))
+        work_log = copy.with_suffix(".log")
         try:
-            proc = subprocess.run(cmd, cwd=main_tex.parent, stdin=subprocess.DEVNULL, capture_output=True,
-                                  text=True, errors="replace", timeout=timeout, env=env)
-        except subprocess.TimeoutExpired:
-            raise LatexError(f"pdflatex {main_tex.name}: no result after {timeout:.0f} s "
-                             f"(log: {log})") from None
-        if proc.returncode != 0:
-            raise LatexError(f"pdflatex failed on {main_tex} (run {i + 1}, exit {proc.returncode}); "
-                             f"log: {log}\n" + _tail(log, proc.stdout))
-        i += 1
-    pdf = main_tex.with_suffix(".pdf")
-    if not pdf.is_file():
-        raise LatexError(f"pdflatex wrote no {pdf.name}; log: {log}\n" + _tail(log, ""))
+            i = 0
+            while i < runs or (i < max_runs and "Rerun to get" in work_log.read_text(errors="replace")):
+                try:
+                    proc = subprocess.run(cmd, cwd=copy.parent, stdin=subprocess.DEVNULL, capture_output=True,
+                                          text=True, errors="replace", timeout=timeout, env=env)
+                except subprocess.TimeoutExpired:
+                    raise LatexError(f"pdflatex {main_tex.name}: no result after {timeout:.0f} s "
+                                     f"(log: {log})") from None
+                if proc.returncode != 0:
+                    raise LatexError(f"pdflatex failed on {main_tex} (run {i + 1}, exit {proc.returncode}); "
+                                     f"log: {log}\n" + _tail(work_log, proc.stdout))
+                i += 1
+        finally:
+            if work_log.is_file():
+                shutil.copyfile(work_log, log)
+        made = copy.with_suffix(".pdf")
+        if not made.is_file():
+            raise LatexError(f"pdflatex wrote no {made.name}; log: {log}\n" + _tail(work_log, ""))
+        pdf = main_tex.with_suffix(".pdf")
+        write_atomic(pdf, made.read_bytes())
     return pdf
