@@ -41,7 +41,7 @@ from pathlib import Path
 from pysym.errors import ProjectError
 from pysym.paths import PACKAGE_DIR, find_checkout, installed_checkout, is_checkout, packaged_library
 
-__all__ = ["Workspace", "resolve_workspace"]
+__all__ = ["Workspace", "resolve_workspace", "symlinks_under"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,17 @@ class Workspace:
         return str(path)
 
 
+def symlinks_under(folder: Path) -> list[Path]:
+    """The symbolic links at ``folder`` and anywhere under it (not followed), sorted."""
+    folder = Path(folder)
+    if folder.is_symlink():
+        return [folder]
+    found = []
+    for here, dirs, files in os.walk(folder):
+        found += [Path(here) / n for n in dirs + files if os.path.islink(os.path.join(here, n))]
+    return sorted(found)
+
+
 def resolve_workspace(project: str | os.PathLike | None = None, out: str | os.PathLike | None = None,
                       cwd: str | os.PathLike | None = None) -> Workspace:
     """The workspace and library for a command run in ``cwd`` (default: the
@@ -107,4 +118,10 @@ def resolve_workspace(project: str | os.PathLike | None = None, out: str | os.Pa
     if build.is_relative_to(PACKAGE_DIR):
         raise ProjectError(f"{build}: inside the installed package, which is never written to; "
                            "choose another --out folder")
+    links = symlinks_under(build)
+    if links:
+        shown = ", ".join(f"{p} -> {os.readlink(p)}" for p in links[:3]) + (" ..." if len(links) > 3 else "")
+        raise ProjectError(f"{shown}: a symbolic link in the output folder; moe-theory writes and removes "
+                           f"files under {build} and would reach what the link points to (a repository can "
+                           "ship such a link): remove it, or the whole folder, and run the command again")
     return Workspace(root=root, build=build, library=library, library_from=library_from)

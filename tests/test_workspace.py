@@ -4,6 +4,7 @@ run from a folder that is not a checkout.  No Lean runs here."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,29 @@ def test_entry_point_is_a_fresh_interpreter(tmp_path):
         fresh, forked = moe(tmp_path, *args, fresh=True), moe(tmp_path, *args)
         assert (forked.returncode, forked.stdout, forked.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
         assert fresh.returncode == code and "Traceback" not in fresh.stderr
+
+
+def test_a_symbolic_link_in_the_output_folder_stops_every_command(tmp_path):
+    """A repository can ship `build/blueprint/src` (or `build` itself) as a link to a folder of the user's:
+    the commands write and remove files there.  Every command refuses such an output folder first."""
+    from pysym.errors import ProjectError
+    from pysym.workspace import resolve_workspace
+
+    root = write_project(tmp_path / "repo", {"MoeTheory.A": "theorem a : True := trivial\n"})
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep me")
+    (root / "build" / "blueprint").mkdir(parents=True)
+    (root / "build" / "blueprint" / "src").symlink_to(victim, target_is_directory=True)
+    with pytest.raises(ProjectError, match="symbolic link"):
+        resolve_workspace(cwd=root)
+    out = moe(root, "lean", "check")
+    assert out.returncode != 0 and "symbolic link" in out.stderr + out.stdout and "Traceback" not in out.stderr
+    assert (victim / "precious.txt").read_text() == "keep me"
+    (root / "build" / "blueprint" / "src").unlink()
+    shutil.rmtree(root / "build")
+    (root / "build").symlink_to(victim, target_is_directory=True)
+    with pytest.raises(ProjectError, match="symbolic link"):
+        resolve_workspace(cwd=root)
+    (root / "build").unlink()
+    assert resolve_workspace(cwd=root).build == root.resolve() / "build"
