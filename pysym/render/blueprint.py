@@ -149,7 +149,11 @@ def write_blueprint(build_dir: Path, names: Iterable[str]) -> list[Path]:
     root = Path(build_dir) / "blueprint"
     # plasTeX runs with the sources' folder as its working directory and imports the status plugin from it:
     # nothing but these files may be there (a package planted in a repository's `build/` ran as the user's code)
-    shutil.rmtree(root / "src", ignore_errors=True)
+    src = root / "src"
+    if src.is_symlink() or src.is_file():
+        src.unlink()  # (a link is removed, never followed)
+    else:
+        shutil.rmtree(src, ignore_errors=True)
     written = []
     for rel, text in sorted(blueprint_files(names).items()):
         write_atomic(root / rel, text)
