@@ -288,3 +288,26 @@ def test_only_the_driver_runs_with_the_measured_v8_options(tmp_path):
     plain, _ = tc.command(tmp_path / "A.lean", tmp_path)
     assert driver[1:1 + len(NODE_FLAGS)] == list(NODE_FLAGS) and driver[0] == plain[0] == str(tc.node)
     assert not set(NODE_FLAGS) & set(plain)
+
+
+def test_a_native_lean_is_held_to_the_pinned_release_whatever_the_workspace_names(tmp_path, monkeypatch):
+    """Red-team: elan's `lean` runs the toolchain the folder's `lean-toolchain` names, and a repository
+    chooses that file (an old Lean with a kernel bug, or a release of any GitHub repository).  A native
+    `lean` runs with ELAN_TOOLCHAIN set to the pinned release, never in the workspace's folder for its
+    version."""
+    from pysym.lean.toolchain import PINNED_TOOLCHAIN, NativeToolchain, native_at
+
+    fake = tmp_path / "lean"
+    fake.write_text('#!/bin/sh\necho "Lean (version 4.28.0, toolchain=$ELAN_TOOLCHAIN, in $(pwd))"\n')
+    fake.chmod(0o755)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "lean-toolchain").write_text("attacker/lean4:evil\n")
+    monkeypatch.chdir(workspace)
+    monkeypatch.setenv("ELAN_TOOLCHAIN", "attacker/lean4:evil")
+    tc = native_at(fake)
+    assert tc is not None and f"toolchain={PINNED_TOOLCHAIN}" in tc.ident and str(workspace) not in tc.ident
+    _, env = NativeToolchain("native", "4.28.0", lean=fake).command(workspace / "A.lean", workspace)
+    assert env["ELAN_TOOLCHAIN"] == PINNED_TOOLCHAIN
+    root = Path(__file__).resolve().parent.parent
+    assert PINNED_TOOLCHAIN == (root / "lean-toolchain").read_text().strip()  # the release the library names

@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,7 +135,19 @@ class NativeToolchain(Toolchain):
         if lean_path:
             raise ToolchainError("importing compiled check files is only supported with the registry toolchain")
         out = ["-o", str(olean)] if olean is not None else []
-        return [str(self.lean), "--json", *out, str(lean_file)], dict(os.environ)
+        return [str(self.lean), "--json", *out, str(lean_file)], native_env()
+
+
+# The Lean release the library is written for.  elan's `lean` runs the toolchain a folder's `lean-toolchain`
+# file names, and a workspace's file is a repository's to choose (an older Lean with a known kernel bug, or a
+# release of any GitHub repository, which elan downloads and runs): a native `lean` always runs with
+# `ELAN_TOOLCHAIN` set to this, which elan puts before any `lean-toolchain` file (other `lean`s ignore it).
+PINNED_TOOLCHAIN = "leanprover/lean4:v4.28.0"
+
+
+def native_env() -> dict[str, str]:
+    """The environment of a native ``lean`` run: this process's, with elan held to :data:`PINNED_TOOLCHAIN`."""
+    return dict(os.environ, ELAN_TOOLCHAIN=PINNED_TOOLCHAIN)
 
 
 # V8 options of the check's driver (`lean --run`, :mod:`pysym.lean.driver`), chosen with
@@ -237,8 +250,9 @@ def find_toolchain(progress: Progress | None = None, *, install: bool = True) ->
 
 def native_at(lean: Path) -> NativeToolchain | None:
     try:
-        out = subprocess.run(
-            [str(lean), "--version"], capture_output=True, text=True, timeout=60
+        out = subprocess.run(  # (not in the workspace's folder, nor with its `lean-toolchain`: native_env)
+            [str(lean), "--version"], capture_output=True, text=True, timeout=60, env=native_env(),
+            cwd=tempfile.gettempdir()
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
