@@ -32,7 +32,7 @@ import stat
 
 from pysym.paths import cache_dir, write_atomic
 
-__all__ = ["user_secret", "keyed", "SECRET_FILE"]
+__all__ = ["user_secret", "keyed", "seal", "SECRET_FILE"]
 
 SECRET_FILE = "secret"
 _SIZE = 32
@@ -67,3 +67,17 @@ def keyed(purpose: str) -> str:
     """A hex digest of ``purpose`` under this user's secret: the part of a cache
     key that a file of a workspace cannot know."""
     return hmac.new(user_secret(), purpose.encode(), hashlib.sha256).hexdigest()
+
+
+def seal(files) -> str:
+    """A digest of the files ``files`` (their names and bytes) under this user's secret: written beside a
+    file this user's run made, it tells a later run that the files are still those (a repository that ships
+    them cannot make one).  A missing file seals as missing."""
+    h = hashlib.sha256()
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            data = None
+        h.update(f.name.encode() + b"\0" + (b"-" if data is None else hashlib.sha256(data).digest()) + b"\0")
+    return keyed("files " + h.hexdigest())

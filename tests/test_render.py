@@ -297,6 +297,36 @@ def test_files_planted_beside_main_tex_are_never_read_by_pdflatex(tmp_path):
     assert (here / "amsmath.sty").read_text() == "\\errmessage{planted file read}\n"  # left where it was
 
 
+@needs_pdflatex
+def test_an_audit_chapter_this_user_did_not_write_is_left_out_of_the_pdf(tmp_path):
+    """Red-team: `derive --pdf` took `build/audit/report.tex` as it found it, so a repository could ship an
+    audit chapter saying every claim holds (and `\\input` any file of the machine into the PDF).  The
+    chapter goes in only with the seal this user's audit wrote beside it; TeX may read no file outside its
+    private folder."""
+    from pysym.render.latex import master_tex, seal_audit_chapter
+
+    here, audit, plots = tmp_path / "derivations", tmp_path / "audit", tmp_path / "plots"
+    for d in (here, audit, plots):
+        d.mkdir()
+    (here / "main.tex").write_text(master_tex(["demo"], extra_inputs=["../audit/report.tex"]))
+    (here / "demo.tex").write_text("\\section{Demo}\nA chapter.\n")
+    (audit / "report.tex").write_text("\\section{Audit}\nEvery claim holds, says the repository.\n")
+    notes = []
+    compile_pdf(here / "main.tex", notes=notes)
+    assert "audit/report.tex" not in (here / "main.log").read_text(errors="replace")
+    assert len(notes) == 1 and "left out" in notes[0] and "report.tex" in notes[0]
+    seal_audit_chapter(audit / "report.tex", plots)  # as this user's `moe-theory audit` does
+    notes = []
+    compile_pdf(here / "main.tex", notes=notes)
+    assert notes == [] and "audit/report.tex" in (here / "main.log").read_text(errors="replace")
+    secret = tmp_path / "elsewhere.txt"  # a sealed chapter that reads a file outside the folder: refused by TeX
+    secret.write_text("not for the PDF\n")
+    (audit / "report.tex").write_text(f"\\section{{Audit}}\n\\input{{{secret}}}\n")
+    seal_audit_chapter(audit / "report.tex", plots)
+    with pytest.raises(LatexError):
+        compile_pdf(here / "main.tex")
+
+
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                      reason="pdftotext is not installed (apt-get install poppler-utils)")
 

@@ -214,7 +214,10 @@ def _derive(args, ws, statements: dict, names, *, pdf: bool | None, result=None)
     if pdf:
         if pdflatex_available():
             progress.step("  compiling build/derivations/main.pdf (pdflatex)")
-            print(f"  pdf: {compile_pdf(build / 'derivations' / 'main.tex')}")
+            notes: list[str] = []
+            print(f"  pdf: {compile_pdf(build / 'derivations' / 'main.tex', notes=notes)}")
+            for note in notes:
+                print(f"  pdf: {note}")
         else:
             print("  pdf: skipped (pdflatex is not installed; `apt-get install texlive-latex-base "
                   "texlive-latex-recommended`)")
@@ -394,7 +397,10 @@ def _cmd_all(args) -> int:
 
         if pdflatex_available():
             progress.step("      compiling build/derivations/main.pdf")
-            compile_pdf(build / "derivations" / "main.tex")
+            notes: list[str] = []
+            compile_pdf(build / "derivations" / "main.tex", notes=notes)
+            for note in notes:
+                print(f"      (main.pdf: {note})")
         else:
             print("      (main.pdf not compiled: pdflatex is not installed)")
     code = max(derive_code, audit_code, blueprint_code)

@@ -253,6 +253,7 @@ def build_web(build_dir: Path, *, timeout: float = 900) -> Path:
                              "(leanblueprint, plasTeX, plastexdepgraph)")
     src = Path(build_dir) / "blueprint" / "src"
     web = src.parent / "web"
+    shutil.rmtree(web, ignore_errors=True)  # plasTeX writes the whole site: no page of an earlier run (or planted) stays
     web.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"))
     try:

@@ -208,30 +208,78 @@ def _tail(path: Path, fallback: str, lines: int = 30) -> str:
 
 
 _INPUT = re.compile(r"\\(?:input|IfFileExists)\{([^{}]+)\}")
+_GRAPHIC = re.compile(r"\\mtgraphic\{\.\./plots/([A-Za-z0-9._-]+\.png)\}")
+AUDIT_CHAPTER = "../audit/report.tex"  # main.tex's optional chapter, relative to its folder
 
 
-def _private_copy(main_tex: Path, work: Path) -> Path:
-    """Copy ``main_tex``, the files it names (``\\input``, ``\\IfFileExists``) and the figures of its
-    ``\\graphicspath`` (``../plots/*.png``) into the empty folder ``work``, at the same relative places;
-    return the copy of ``main_tex``."""
+def _audit_files(report: Path, plots: Path) -> list[Path]:
+    try:
+        text = report.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    return [report] + [plots / n for n in sorted(set(_GRAPHIC.findall(text)))]
+
+
+def seal_audit_chapter(report: Path, plots: Path) -> None:
+    """Write ``report.tex.seal`` beside the audit's LaTeX report: its bytes and the plots it names, under
+    this user's secret (:func:`pysym.secret.seal`)."""
+    from pysym.secret import seal
+
+    write_atomic(report.with_name(report.name + ".seal"), seal(_audit_files(report, plots)) + "\n", private=True)
+
+
+def audit_chapter_sealed(report: Path, plots: Path) -> bool:
+    """Whether ``report`` and the plots it names are those this user's audit wrote (its seal matches)."""
+    import hmac
+
+    from pysym.secret import seal
+
+    try:
+        written = report.with_name(report.name + ".seal").read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return report.is_file() and hmac.compare_digest(written, seal(_audit_files(report, plots)))
+
+
+def _private_copy(main_tex: Path, work: Path, notes: list) -> Path:
+    """Copy ``main_tex``, the files it inputs and the figures into the empty folder ``work``, all under one
+    folder (``../plots/`` and ``../audit/`` become ``plots/`` and ``audit/``, so TeX may be held to the
+    working folder); return the copy of ``main_tex``.  The audit chapter is copied only with its seal
+    (written by this user's `moe-theory audit`), and the audit's figures only with it."""
     here = work / "derivations"
-    here.mkdir(parents=True)
-    shutil.copyfile(main_tex, here / main_tex.name)
-    for name in sorted(set(_INPUT.findall(main_tex.read_text(encoding="utf-8")))):
-        rel = name if name.endswith(".tex") else name + ".tex"
-        source, target = main_tex.parent / rel, here / rel
-        if source.is_file() and work.resolve() in target.resolve().parents:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+    (here / "plots").mkdir(parents=True)
+    text = main_tex.read_text(encoding="utf-8")
     plots = main_tex.parent / PLOTS_DIR
+    for name in sorted(set(_INPUT.findall(text))):
+        rel = name if name.endswith(".tex") else name + ".tex"
+        source = main_tex.parent / rel
+        if not source.is_file():
+            continue
+        if rel == AUDIT_CHAPTER:
+            if not audit_chapter_sealed(source, plots):
+                notes.append(f"the audit chapter ({source.resolve()}) was left out: this user's `moe-theory audit` did not "
+                             "write it, or it or its figures changed since (run `moe-theory audit`)")
+                continue
+            (here / "audit").mkdir(exist_ok=True)
+            (here / "audit" / "report.tex").write_text(source.read_text(encoding="utf-8").replace(
+                "{../plots/", "{plots/"), encoding="utf-8")
+            for png in _audit_files(source, plots)[1:]:
+                if png.is_file():
+                    shutil.copyfile(png, here / "plots" / png.name)
+        elif "/" not in rel:
+            shutil.copyfile(source, here / rel)
     if plots.is_dir():
-        (here / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
         for png in plots.glob("*.png"):
-            shutil.copyfile(png, (here / PLOTS_DIR / png.name))
-    return here / main_tex.name
+            if not png.name.startswith("audit_"):  # a derivation's figure, drawn by this run
+                shutil.copyfile(png, here / "plots" / png.name)
+    copy = here / main_tex.name
+    copy.write_text(text.replace("{" + AUDIT_CHAPTER, "{audit/report.tex").replace(
+        "{" + PLOTS_DIR + "/}", "{plots/}"), encoding="utf-8")
+    return copy
 
 
-def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs: int = 4) -> Path:
+def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs: int = 4,
+                notes: list | None = None) -> Path:
     """Run ``pdflatex -interaction=nonstopmode -halt-on-error`` on ``main_tex``
     (``runs`` times, then again while LaTeX asks for a rerun, up to
     ``max_runs``: contents and references settle) and return the PDF's path
@@ -242,7 +290,10 @@ def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs
     and ``main.aux`` from an earlier run as TeX code: a repository that ships
     ``build/derivations/amsmath.sty`` or a ``main.aux`` could make the PDF say
     anything.  So pdflatex runs in a private temporary folder holding copies
-    of ``main_tex``, the files it ``\\input``s and its figures, and nothing else."""
+    of ``main_tex``, the files it ``\\input``s and its figures, and nothing
+    else, and may read no file outside it (``openin_any=p``).  The audit's
+    chapter is taken only with the seal this user's audit wrote; otherwise it
+    is left out, and ``notes`` (a list) says so."""
     main_tex = Path(main_tex).resolve()
     exe = shutil.which("pdflatex")
     if exe is None:
@@ -251,10 +302,11 @@ def compile_pdf(main_tex: Path, *, runs: int = 2, timeout: float = 300, max_runs
     cmd = [exe, "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", "-no-shell-escape",
            main_tex.name]
     env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"),
-               FORCE_SOURCE_DATE="1")
+               FORCE_SOURCE_DATE="1", openin_any="p")
     log = main_tex.with_suffix(".log")
+    notes = [] if notes is None else notes
     with tempfile.TemporaryDirectory(prefix="moe-theory-pdf-") as tmp:
-        copy = _private_copy(main_tex, Path(tmp))
+        copy = _private_copy(main_tex, Path(tmp), notes)
         work_log = copy.with_suffix(".log")
         try:
             i = 0
