@@ -207,7 +207,7 @@ def write_reports(result: AuditResult, build: Path, *, adhoc: bool = False) -> d
         return paths
     write_atomic(audit_dir / "report.tex", audit_tex(result, plots))
     paths["tex"] = audit_dir / "report.tex"
-    if not adhoc:  # main.pdf takes this chapter only with its seal (pysym.render.latex.audit_chapter)
+    if not adhoc:  # main.pdf takes this chapter only with its seal (pysym.render.latex.audit_chapter_sealed)
         from pysym.render.latex import seal_audit_chapter
 
         seal_audit_chapter(audit_dir / "report.tex", plot_dir)

@@ -59,22 +59,11 @@ public meta def zipC (acc : Consts) : List Name → List ConstantInfo → Consts
   | n :: ns, c :: cs => zipC ((n, c) :: acc) ns cs
   | _, _ => acc
 
--- (one reversal per element type: a polymorphic function compiles to a private `_redArg` helper)
+-- (no polymorphic helper: it compiles to a private `_redArg` function; lists of other elements are built
+-- in arrays, whose `push` and `toList` are the library's compiled code)
 public meta def revN (acc : List Name) : List Name → List Name
   | [] => acc
   | x :: xs => revN (x :: acc) xs
-
-public meta def revD (acc : List DefinitionVal) : List DefinitionVal → List DefinitionVal
-  | [] => acc
-  | x :: xs => revD (x :: acc) xs
-
-public meta def revC (acc : List Constructor) : List Constructor → List Constructor
-  | [] => acc
-  | x :: xs => revC (x :: acc) xs
-
-public meta def revT (acc : List InductiveType) : List InductiveType → List InductiveType
-  | [] => acc
-  | x :: xs => revT (x :: acc) xs
 
 public meta def importsOf (acc : String) : List Import → String
   | [] => acc
@@ -145,23 +134,23 @@ public meta partial def usedOf (consts : Consts) (acc : List Name) : List Name �
     | .inductInfo v => usedOf consts acc (revN ms v.ctors)
     | _ => usedOf consts acc ms
 
-public meta def defnsOf (consts : Consts) (acc : List DefinitionVal) : List Name → IO (List DefinitionVal)
-  | [] => pure (revD [] acc)
+public meta def defnsOf (consts : Consts) (acc : Array DefinitionVal) : List Name → IO (List DefinitionVal)
+  | [] => pure acc.toList
   | m :: ms => do
     let some (.defnInfo v) := lookup m consts | throw (rejection m "a definition of its mutual block is missing")
-    defnsOf consts (v :: acc) ms
+    defnsOf consts (acc.push v) ms
 
-public meta def ctorsOf (consts : Consts) (acc : List Constructor) : List Name → IO (List Constructor)
-  | [] => pure (revC [] acc)
+public meta def ctorsOf (consts : Consts) (acc : Array Constructor) : List Name → IO (List Constructor)
+  | [] => pure acc.toList
   | c :: cs => do
     let some ci := lookup c consts | throw (rejection c "a constructor is missing")
-    ctorsOf consts ({ name := c, type := ci.type } :: acc) cs
+    ctorsOf consts (acc.push { name := c, type := ci.type }) cs
 
-public meta def inductTypes (consts : Consts) (acc : List InductiveType) : List Name → IO (List InductiveType)
-  | [] => pure (revT [] acc)
+public meta def inductTypes (consts : Consts) (acc : Array InductiveType) : List Name → IO (List InductiveType)
+  | [] => pure acc.toList
   | m :: ms => do
     let some (.inductInfo v) := lookup m consts | throw (rejection m "an inductive type of its mutual block is missing")
-    inductTypes consts ({ name := m, type := v.type, ctors := ← ctorsOf consts [] v.ctors } :: acc) ms
+    inductTypes consts (acc.push { name := m, type := v.type, ctors := ← ctorsOf consts #[] v.ctors }) ms
 
 /-- The constructors and recursors of the job that the kernel generated with the inductive `block`. -/
 public meta def generated (block : List Name) (acc : List Name) : Consts → List Name
@@ -190,11 +179,11 @@ public meta def send (consts : Consts) (n : Name) (ci : ConstantInfo) (st : St) 
       n st [n]
   match ci with
   | .inductInfo v =>
-    let st ← addD (.inductDecl v.levelParams v.numParams (← inductTypes consts [] v.all) v.isUnsafe) n st v.all
+    let st ← addD (.inductDecl v.levelParams v.numParams (← inductTypes consts #[] v.all) v.isUnsafe) n st v.all
     pure { st with done := insertAll st.done (generated v.all [] consts) }
   | .defnInfo v =>
     if v.safety == .safe then addD (.defnDecl v) n st [n]
-    else addD (.mutualDefnDecl (← defnsOf consts [] v.all)) n st v.all  -- a `partial` block refers to itself
+    else addD (.mutualDefnDecl (← defnsOf consts #[] v.all)) n st v.all  -- a `partial` block refers to itself
   | .thmInfo v => addD (.thmDecl v) n st [n]
   | .opaqueInfo v => addD (.opaqueDecl v) n st [n]
   | .axiomInfo v => addD (.axiomDecl v) n st [n]
